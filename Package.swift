@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "NetworkReachability",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "NetworkReachability", targets: ["NetworkReachability"]),
+        .executable(name: "reachability", targets: ["reachability"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // libnl-3 and libnl-route-3; only Sources/NetworkReachability/Netlink imports it.
+        .systemLibrary(
+            name: "CNetlink",
+            path: "Modules/CNetlink",
+            pkgConfig: "libnl-route-3.0",
+            providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
+        ),
+        // ReachabilityFlags declared in C so it can appear in a @convention(c) callback type.
+        .target(name: "CReachabilityFlags"),
+        .target(
+            name: "NetworkReachability",
+            dependencies: [
+                "CNetlink",
+                "CReachabilityFlags",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "reachability",
+            dependencies: [
+                "NetworkReachability",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

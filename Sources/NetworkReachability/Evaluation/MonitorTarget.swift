@@ -1,0 +1,26 @@
+/// What a monitor watches. Host names slot in as a further case that resolves to addresses.
+enum MonitorTarget: Sendable, Hashable, CustomStringConvertible {
+    /// One address; the zero address (`0.0.0.0`, `::`) stands for the default route of its family.
+    case address(IPAddress)
+    /// `ip route get REMOTE from LOCAL`; either end may be missing.
+    case pair(local: IPAddress?, remote: IPAddress?)
+    /// `NWPathMonitor()`: the zero address of either family, the better one wins.
+    case general
+
+    /// The target as the command prints it: the address as given, `*` for the general path.
+    var description: String {
+        switch self {
+        case .address(let address): address.description
+        case .pair(let local, let remote): "\(local?.description ?? "*")->\(remote?.description ?? "*")"
+        case .general: "*"
+        }
+    }
+}
+
+/// One question for the kernel that a target needs answered. Targets with equal questions share one lookup.
+enum RouteQuestion: Sendable, Hashable {
+    /// The route of a destination (`ip route get`).
+    case destination(RouteRequest)
+    /// The default route of a family: the route a global destination that no more specific route covers would take.
+    case defaultRoute(IPAddress.Family)
+}

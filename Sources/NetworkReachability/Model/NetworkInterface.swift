@@ -1,0 +1,43 @@
+/// A network interface of the monitored namespace, as `NWInterface` describes one.
+public struct NetworkInterface: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of link, as `NWInterface.InterfaceType` has it.
+    public enum InterfaceType: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// Tunnels (tun, WireGuard, ip-in-ip) and anything not listed below.
+        case other
+        /// An 802.11 device.
+        case wifi
+        /// A WWAN modem, a RAWIP link, or a modem's PPP link.
+        case cellular
+        /// Ethernet, including the veth and bridge links of containers.
+        case wiredEthernet
+        /// The loopback interface.
+        case loopback
+
+        /// The case name, as `reachability --json` prints it.
+        public var description: String {
+            switch self {
+            case .other: "other"
+            case .wifi: "wifi"
+            case .cellular: "cellular"
+            case .wiredEthernet: "wiredEthernet"
+            case .loopback: "loopback"
+            }
+        }
+    }
+
+    /// The interface's name, such as `eth0`.
+    public var name: String
+    /// The kernel's interface index.
+    public var index: Int
+    /// What kind of link it is.
+    public var type: InterfaceType
+
+    /// Makes an interface value.
+    public init(name: String, index: Int, type: InterfaceType) {
+        self.name = name
+        self.index = index
+        self.type = type
+    }
+
+    public var description: String { "\(name)(\(index), \(type))" }
+}

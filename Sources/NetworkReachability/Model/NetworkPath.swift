@@ -1,0 +1,130 @@
+/// The state of a monitor's target, as `NWPath` describes a path.
+public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
+    /// `NWPath.Status`.
+    public enum Status: Sendable, Hashable, CustomStringConvertible {
+        /// The target is reachable now.
+        case satisfied
+        /// No route, or one that leads nowhere.
+        case unsatisfied
+        /// A route exists, but its interface must connect first (no carrier, or dormant).
+        case requiresConnection
+
+        public var description: String {
+            switch self {
+            case .satisfied: "satisfied"
+            case .unsatisfied: "unsatisfied"
+            case .requiresConnection: "requiresConnection"
+            }
+        }
+    }
+
+    /// Why a path is not satisfied.
+    public enum UnsatisfiedReason: Sendable, Hashable, CustomStringConvertible {
+        /// No route, or the route is `unreachable`, `blackhole`, `prohibit` or `throw`.
+        case noRoute
+        /// The route's interface is up but has no carrier, or is dormant.
+        case linkDown
+        /// The route's interface is administratively down.
+        case interfaceDown
+        /// The local address of an address pair is not one of this host's.
+        case localAddressUnavailable
+        /// The required interface type is not in use, or only prohibited ones are.
+        case requiredInterfaceUnavailable
+        /// The host name did not resolve.
+        case nameNotResolved
+        /// No name server is configured.
+        case noDNSServer
+        /// The monitored network namespace no longer exists.
+        case namespaceUnavailable
+
+        /// The camelCase word `reachability --json` prints.
+        public var description: String {
+            switch self {
+            case .noRoute: "noRoute"
+            case .linkDown: "linkDown"
+            case .interfaceDown: "interfaceDown"
+            case .localAddressUnavailable: "localAddressUnavailable"
+            case .requiredInterfaceUnavailable: "requiredInterfaceUnavailable"
+            case .nameNotResolved: "nameNotResolved"
+            case .noDNSServer: "noDNSServer"
+            case .namespaceUnavailable: "namespaceUnavailable"
+            }
+        }
+    }
+
+    /// Whether the target can be reached now.
+    public var status: Status
+    /// Why not, when `status` is not `satisfied`; nil when it is.
+    public var unsatisfiedReason: UnsatisfiedReason?
+    /// The SCNetworkReachability flags of the target.
+    public var flags: ReachabilityFlags
+    /// AFNetworking's status for `flags`.
+    public var reachabilityStatus: ReachabilityStatus
+    /// The interface the target's route leaves by.
+    public var interface: NetworkInterface?
+    /// Interfaces that are up, have carrier and hold an address; the one the target's route uses first.
+    public var availableInterfaces: [NetworkInterface]
+    /// The gateways of the route in use, as address strings.
+    public var gateways: [String]
+    /// The route leaves by an expensive interface (cellular).
+    public var isExpensive: Bool
+    /// The route leaves by an interface the configuration calls constrained.
+    public var isConstrained: Bool
+    /// IPv4 has a usable route for the target.
+    public var supportsIPv4: Bool
+    /// IPv6 has a usable route for the target.
+    public var supportsIPv6: Bool
+    /// At least one name server is configured.
+    public var supportsDNS: Bool
+
+    /// Makes a path value; the library makes them, tests and adapters may too.
+    public init(
+        status: Status, unsatisfiedReason: UnsatisfiedReason?, flags: ReachabilityFlags,
+        interface: NetworkInterface?, availableInterfaces: [NetworkInterface], gateways: [String],
+        isExpensive: Bool, isConstrained: Bool, supportsIPv4: Bool, supportsIPv6: Bool, supportsDNS: Bool
+    ) {
+        self.status = status
+        self.unsatisfiedReason = unsatisfiedReason
+        self.flags = flags
+        self.reachabilityStatus = ReachabilityStatus(flags: flags)
+        self.interface = interface
+        self.availableInterfaces = availableInterfaces
+        self.gateways = gateways
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+        self.supportsIPv4 = supportsIPv4
+        self.supportsIPv6 = supportsIPv6
+        self.supportsDNS = supportsDNS
+    }
+
+    /// Whether the path's route uses an interface of `type`.
+    public func usesInterfaceType(_ type: NetworkInterface.InterfaceType) -> Bool {
+        interface?.type == type
+    }
+
+    /// One line for a log: `satisfied via eth0 gw 10.0.0.1 flags -R ------d`.
+    public var description: String {
+        var text = status.description
+        if let unsatisfiedReason { text += " (\(unsatisfiedReason))" }
+        if let interface { text += " via \(interface.name)" }
+        if !gateways.isEmpty { text += " gw \(gateways.joined(separator: ","))" }
+        text += " flags \(flags)"
+        var traits: [String] = []
+        if supportsIPv4 { traits.append("ipv4") }
+        if supportsIPv6 { traits.append("ipv6") }
+        if supportsDNS { traits.append("dns") }
+        if isExpensive { traits.append("expensive") }
+        if isConstrained { traits.append("constrained") }
+        if !traits.isEmpty { text += " [\(traits.joined(separator: " "))]" }
+        return text
+    }
+
+    /// The path of a target that has not been evaluated, or whose namespace is gone.
+    static func unsatisfied(_ reason: UnsatisfiedReason) -> NetworkPath {
+        NetworkPath(
+            status: .unsatisfied, unsatisfiedReason: reason, flags: [], interface: nil, availableInterfaces: [],
+            gateways: [], isExpensive: false, isConstrained: false, supportsIPv4: false, supportsIPv6: false,
+            supportsDNS: false
+        )
+    }
+}

@@ -1,0 +1,218 @@
+import Dispatch
+import Synchronization
+
+/// The delivery side of a `PathMonitor`: what the engine holds while the monitor is scheduled.
+///
+/// It keeps the latest evaluation, dedupes (flags for the flags callbacks, the whole path for the
+/// path handlers), numbers each state it queues so an older one never runs after a newer one,
+/// and gates callbacks by a generation that every schedule, unschedule and teardown bumps.
+/// The engine holds the core, never the monitor: a monitor the user forgot to unschedule still
+/// goes away, and its `deinit` unsubscribes the core.
+final class MonitorCore: Sendable {
+    let target: MonitorTarget
+    private let state: Mutex<State>
+    private let calloutLock = CalloutLock()
+
+    private struct WeakMonitor {
+        weak var monitor: PathMonitor?
+    }
+
+    private struct WeakDelegate {
+        weak var delegate: (any PathMonitorDelegate)?
+    }
+
+    private struct Stream {
+        var continuation: AsyncStream<NetworkPath>.Continuation
+        var lastYielded: NetworkPath?
+    }
+
+    private struct State {
+        var current: NetworkPath
+        var owner = WeakMonitor()
+        var queue: DispatchQueue?
+        var generation: UInt64 = 0
+        var sequence: UInt64 = 0
+        var lastDeliveredSequence: UInt64 = 0
+        var lastQueuedFlags: ReachabilityFlags?
+        var lastQueuedPath: NetworkPath?
+        var callback: PathMonitor.Callback?
+        var context: CallbackContext?
+        var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
+        var pathHandler: (@Sendable (NetworkPath) -> Void)?
+        var delegate = WeakDelegate()
+        var streams: [UInt64: Stream] = [:]
+        var nextStreamID: UInt64 = 0
+        var isTornDown = false
+    }
+
+    init(target: MonitorTarget, initial: NetworkPath) {
+        self.target = target
+        self.state = Mutex(State(current: initial))
+    }
+
+    func attach(owner: PathMonitor) {
+        state.withLock { $0.owner.monitor = owner }
+    }
+
+    // MARK: - State the user reads
+
+    var current: NetworkPath { state.withLock { $0.current } }
+
+    func store(_ path: NetworkPath) {
+        state.withLock { $0.current = path }
+    }
+
+    /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
+    var isActive: Bool { state.withLock { $0.queue != nil || !$0.streams.isEmpty } }
+
+    // MARK: - Callbacks
+
+    /// Replaces the C callback and its context. The old context is released outside the lock.
+    func setCallback(_ callback: PathMonitor.Callback?, context: CallbackContext?) {
+        let old = state.withLock { state -> CallbackContext? in
+            let old = state.context
+            state.callback = callback
+            state.context = callback == nil ? nil : context
+            return old
+        }
+        withExtendedLifetime(old) {}
+    }
+
+    func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
+        state.withLock { $0.flagsHandler = handler }
+    }
+
+    var pathHandler: (@Sendable (NetworkPath) -> Void)? {
+        get { state.withLock { $0.pathHandler } }
+        set { state.withLock { $0.pathHandler = newValue } }
+    }
+
+    var delegate: (any PathMonitorDelegate)? {
+        get { state.withLock { $0.delegate.delegate } }
+        set { state.withLock { $0.delegate.delegate = newValue } }
+    }
+
+    // MARK: - Scheduling
+
+    /// Sets the queue callbacks run on; nil unschedules. Returns once no callback of this monitor
+    /// is running (unless called from inside one) and none can start for the old schedule.
+    func setQueue(_ queue: DispatchQueue?) {
+        state.withLock { state in
+            state.generation &+= 1
+            state.queue = state.isTornDown ? nil : queue
+            state.lastQueuedFlags = nil
+            state.lastQueuedPath = nil
+        }
+        // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
+        calloutLock.withLock {}
+    }
+
+    /// The monitor is going away: no callback starts from now on, streams finish, the context is released
+    /// (after a callback in flight returns, since that delivery holds the context too).
+    func tearDown() {
+        let (context, streams) = state.withLock { state -> (CallbackContext?, [Stream]) in
+            state.isTornDown = true
+            state.generation &+= 1
+            state.queue = nil
+            state.callback = nil
+            state.flagsHandler = nil
+            state.pathHandler = nil
+            let context = state.context
+            state.context = nil
+            let streams = Array(state.streams.values)
+            state.streams = [:]
+            return (context, streams)
+        }
+        streams.forEach { $0.continuation.finish() }
+        withExtendedLifetime(context) {}
+    }
+
+    // MARK: - Streams (AsyncSequence)
+
+    /// Adds a stream that receives every distinct path from now on. - Returns: its identifier.
+    func addStream(_ continuation: AsyncStream<NetworkPath>.Continuation) -> UInt64? {
+        state.withLock { state -> UInt64? in
+            guard !state.isTornDown else { return nil }
+            state.nextStreamID += 1
+            state.streams[state.nextStreamID] = Stream(continuation: continuation)
+            return state.nextStreamID
+        }
+    }
+
+    func removeStream(_ id: UInt64) {
+        state.withLock { _ = $0.streams.removeValue(forKey: id) }
+    }
+
+    // MARK: - From the engine
+
+    /// A new evaluation, on the engine's queue. Queues a delivery when it differs from the last one queued.
+    func receive(_ path: NetworkPath) {
+        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            state.current = path
+            for (id, stream) in state.streams where stream.lastYielded != path {
+                state.streams[id]?.lastYielded = path
+                stream.continuation.yield(path)
+            }
+            guard let queue = state.queue else { return nil }
+            let flagsChanged = state.lastQueuedFlags != path.flags
+            let pathChanged = state.lastQueuedPath != path
+            guard flagsChanged || pathChanged else { return nil }
+            state.lastQueuedFlags = path.flags
+            state.lastQueuedPath = path
+            state.sequence &+= 1
+            return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation,
+                                    flagsChanged: flagsChanged, pathChanged: pathChanged))
+        }
+        guard let (queue, delivery) = work else { return }
+        queue.async { [self] in
+            deliver(delivery)
+        }
+    }
+
+    private struct Delivery: Sendable {
+        var path: NetworkPath
+        var sequence: UInt64
+        var generation: UInt64
+        var flagsChanged: Bool
+        var pathChanged: Bool
+    }
+
+    /// On the user's queue: runs the callbacks, unless the schedule changed or a newer state already ran.
+    private func deliver(_ delivery: Delivery) {
+        calloutLock.withLock {
+            let gate = state.withLock { state -> Callouts? in
+                guard delivery.generation == state.generation, delivery.sequence > state.lastDeliveredSequence else {
+                    return nil
+                }
+                state.lastDeliveredSequence = delivery.sequence
+                return Callouts(owner: state.owner.monitor, callback: state.callback, context: state.context,
+                                flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
+                                delegate: state.delegate.delegate)
+            }
+            guard let callouts = gate else { return }
+            // `callouts.owner` keeps the monitor alive while its callbacks run: releasing the last
+            // reference from inside a callback deallocates it only after they return.
+            if delivery.flagsChanged {
+                if let callback = callouts.callback, let owner = callouts.owner {
+                    callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), delivery.path.flags, callouts.context?.info)
+                }
+                callouts.flagsHandler?(delivery.path.flags)
+            }
+            if delivery.pathChanged {
+                callouts.pathHandler?(delivery.path)
+                if let delegate = callouts.delegate, let owner = callouts.owner {
+                    delegate.pathMonitor(owner, didUpdate: delivery.path)
+                }
+            }
+        }
+    }
+
+    private struct Callouts {
+        var owner: PathMonitor?
+        var callback: PathMonitor.Callback?
+        var context: CallbackContext?
+        var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
+        var pathHandler: (@Sendable (NetworkPath) -> Void)?
+        var delegate: (any PathMonitorDelegate)?
+    }
+}

@@ -1,0 +1,209 @@
+import Dispatch
+import Logging
+import Synchronization
+
+/// The one engine of a network namespace in this process, shared by all its monitors.
+///
+/// It owns the event socket (libnl's cache manager over links and addresses, joined to the route
+/// and rule groups as a wake-up) and the lookup socket, watches the event socket with a
+/// `DispatchSource` on its serial queue, and on readable drains the socket, then re-evaluates the
+/// subscribed targets once. Targets with the same question share one lookup. No timers, no polling:
+/// the only deferred work is a rate-limited resync after an overrun.
+///
+/// `@unchecked Sendable`: every `var` and both sockets are touched only on `queue`
+/// (`dispatchPrecondition` guards the entry points); the rest are `let`s of Sendable types.
+final class NetlinkEngine: @unchecked Sendable {
+    let namespace: NetworkNamespace
+    let identity: NamespaceIdentity
+    let queue: DispatchQueue
+    private let sockets: EngineSockets
+    private let source: DispatchSourceRead
+    private let logger = Logger(label: "network-reachability")
+
+    // Confined to `queue`.
+    private var snapshot: KernelSnapshot
+    private var subscribers: [ObjectIdentifier: MonitorCore] = [:]
+    private var nameServers: NameServerConfiguration
+    private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
+    private var resyncScheduled = false
+    private(set) var counters = EngineCounters()
+
+    /// Resyncs after overruns come at most this often, so an event storm cannot pin a core.
+    static let minimumResyncInterval: DispatchTimeInterval = .milliseconds(100)
+
+    /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
+    init(namespace: NetworkNamespace, identity: NamespaceIdentity) throws(ReachabilityError) {
+        self.namespace = namespace
+        self.identity = identity
+        self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
+        let sockets = try NamespaceEntry.run(in: namespace) { () throws(NetlinkError) in
+            try EngineSockets()
+        }
+        self.sockets = sockets
+        self.snapshot = sockets.events.snapshot()
+        self.nameServers = NameServerConfiguration(namespace: namespace)
+        self.source = DispatchSource.makeReadSource(fileDescriptor: sockets.events.fileDescriptor, queue: queue)
+        source.setEventHandler { [weak self] in
+            self?.handleReadable()
+        }
+        // The sockets die on the queue, after the last event handler ran.
+        source.setCancelHandler {
+            withExtendedLifetime(sockets) {}
+        }
+        source.activate()
+        logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
+    }
+
+    deinit {
+        source.cancel()
+        logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
+    }
+
+    // MARK: - Monitors
+
+    /// Evaluates `target` now, with a fresh snapshot of what the socket has queued. Blocks the caller for one round trip.
+    func evaluateNow(_ target: MonitorTarget) -> NetworkPath {
+        queue.sync {
+            drainAndRefresh()
+            return evaluate([target])[0]
+        }
+    }
+
+    /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
+    func subscribe(_ core: MonitorCore) {
+        queue.sync {
+            drainAndRefresh()
+            subscribers[ObjectIdentifier(core)] = core
+            core.receive(evaluate([core.target])[0])
+        }
+    }
+
+    /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
+    func unsubscribe(_ core: MonitorCore) {
+        queue.async { [self] in
+            subscribers[ObjectIdentifier(core)] = nil
+        }
+    }
+
+    /// Counters for tests and logs. Blocks for one hop onto the queue.
+    var currentCounters: EngineCounters { queue.sync { counters } }
+
+    // MARK: - Events
+
+    private func handleReadable() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let result = sockets.events.drain()
+        count(result)
+        if result.overrun {
+            scheduleResync()
+        }
+        guard result.linksOrAddressesChanged || result.routesChanged else { return }
+        let previous = snapshot
+        if result.linksOrAddressesChanged { snapshot = sockets.events.snapshot() }
+        guard result.routesChanged || snapshot != previous else { return }
+        reevaluateSubscribers()
+    }
+
+    /// Reads what is queued without waiting for the read source, so a synchronous evaluation sees
+    /// every event the kernel sent before it.
+    private func drainAndRefresh() {
+        let result = sockets.events.drain()
+        count(result)
+        if result.overrun { scheduleResync() }
+        if result.linksOrAddressesChanged { snapshot = sockets.events.snapshot() }
+        if result.anythingChanged && !subscribers.isEmpty {
+            reevaluateSubscribers()
+        }
+    }
+
+    private func count(_ result: DrainResult) {
+        if result.forgedDropped > 0 {
+            counters.forgedMessagesDropped += result.forgedDropped
+            logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])
+        }
+        if result.overrun {
+            counters.overruns += 1
+            logger.notice("netlink receive buffer overran; resyncing from fresh dumps", metadata: ["namespace": "\(namespace)"])
+        }
+    }
+
+    private func scheduleResync() {
+        guard !resyncScheduled else { return }
+        let earliest = lastResync + Self.minimumResyncInterval
+        if DispatchTime.now() >= earliest {
+            resync()
+        } else {
+            resyncScheduled = true
+            queue.asyncAfter(deadline: earliest) { [weak self] in
+                guard let self else { return }
+                self.resyncScheduled = false
+                self.resync()
+            }
+        }
+    }
+
+    /// Refills the caches from fresh dumps, then re-evaluates everything: the difference reaches
+    /// the monitors through the normal callbacks.
+    private func resync() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        lastResync = .now()
+        counters.resyncs += 1
+        _ = sockets.events.drain()
+        do {
+            try sockets.events.refill(using: sockets.lookup.netlinkSocket)
+        } catch {
+            logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error.message)"])
+        }
+        snapshot = sockets.events.snapshot()
+        reevaluateSubscribers()
+    }
+
+    private func reevaluateSubscribers() {
+        let cores = Array(subscribers.values)
+        guard !cores.isEmpty else { return }
+        counters.reevaluations += 1
+        let paths = evaluate(cores.map(\.target))
+        for (core, path) in zip(cores, paths) {
+            core.receive(path)
+        }
+    }
+
+    /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
+    private func evaluate(_ targets: [MonitorTarget]) -> [NetworkPath] {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let oracle = RouteOracle(socket: sockets.lookup)
+        var answers: [RouteQuestion: RouteAnswer] = [:]
+        let supportsDNS = nameServers.refresh()
+        return targets.map { target in
+            let questions = Evaluator.questions(for: target, in: snapshot)
+            let targetAnswers = (questions ?? []).map { question in
+                if let known = answers[question] { return known }
+                let answer = oracle.answer(question)
+                counters.lookups += 1
+                answers[question] = answer
+                return answer
+            }
+            return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot, supportsDNS: supportsDNS)
+        }
+    }
+}
+
+/// What the engine has done, for tests, logs and benchmarks.
+struct EngineCounters: Sendable, Equatable {
+    var lookups = 0
+    var reevaluations = 0
+    var overruns = 0
+    var resyncs = 0
+    var forgedMessagesDropped = 0
+}
+
+/// Both sockets of an engine, made together inside the namespace and freed together.
+final class EngineSockets {
+    let events: KernelEventSocket
+    let lookup: RouteLookupSocket
+
+    init() throws(NetlinkError) {
+        events = try KernelEventSocket()
+        lookup = try RouteLookupSocket()
+    }
+}

@@ -1,0 +1,210 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches whether a target can be reached, with the lifecycle of `SCNetworkReachability` and the
+/// dialect of `NWPathMonitor`, over the kernel's own routing decisions.
+///
+/// Create it for an address, an address pair, the zero address or the general path; the first
+/// evaluation is made before the initialiser returns. Schedule it on a queue with
+/// `setDispatchQueue(_:)` or `start(queue:)` to get a first callback with the current state and
+/// then one callback per change; `unschedule()` (or `cancel()`) stops them. All monitors of a
+/// namespace share one netlink engine.
+public final class PathMonitor: Sendable {
+    /// `SCNetworkReachabilityContext`: the `info` pointer handed to the C callback, retained with
+    /// `retain` when set and released with `release` exactly once.
+    public struct Context {
+        /// Must be 0, as Apple's.
+        public var version: Int
+        /// Passed to the callback as its third argument.
+        public var info: UnsafeMutableRawPointer?
+        /// Called once with `info` when the callback is set; its result is what the callback receives.
+        public var retain: (@convention(c) (UnsafeRawPointer) -> UnsafeRawPointer)?
+        /// Called exactly once with the retained `info`, when the callback is replaced or cleared or the monitor goes away.
+        public var release: (@convention(c) (UnsafeRawPointer) -> Void)?
+        /// Accepted for source compatibility; never called.
+        public var copyDescription: (@convention(c) (UnsafeRawPointer) -> UnsafePointer<CChar>?)?
+
+        /// Makes a context, as `SCNetworkReachabilityContext(version:info:retain:release:copyDescription:)`.
+        public init(
+            version: Int = 0, info: UnsafeMutableRawPointer?,
+            retain: (@convention(c) (UnsafeRawPointer) -> UnsafeRawPointer)? = nil,
+            release: (@convention(c) (UnsafeRawPointer) -> Void)? = nil,
+            copyDescription: (@convention(c) (UnsafeRawPointer) -> UnsafePointer<CChar>?)? = nil
+        ) {
+            self.version = version
+            self.info = info
+            self.retain = retain
+            self.release = release
+            self.copyDescription = copyDescription
+        }
+    }
+
+    /// `SCNetworkReachabilityCallBack`: the monitor (`Unmanaged<PathMonitor>.fromOpaque` gives it
+    /// back), the new flags, and the context's `info`. A closure literal that captures nothing converts to it.
+    public typealias Callback = @convention(c) (OpaquePointer, ReachabilityFlags, UnsafeMutableRawPointer?) -> Void
+
+    let core: MonitorCore
+    let engine: NetlinkEngine
+    /// The namespace this monitor watches.
+    public let namespace: NetworkNamespace
+
+    /// The target as given, `*` for the general path: what `reachability` prints.
+    public var targetDescription: String { core.target.description }
+
+    init(target: MonitorTarget, namespace: NetworkNamespace) throws(ReachabilityError) {
+        let engine = try EngineRegistry.engine(for: namespace)
+        self.engine = engine
+        self.namespace = namespace
+        self.core = MonitorCore(target: target, initial: engine.evaluateNow(target))
+        core.attach(owner: self)
+    }
+
+    deinit {
+        core.tearDown()
+        engine.unsubscribe(core)
+    }
+
+    // MARK: - Create
+
+    /// Monitors one address (`SCNetworkReachabilityCreateWithAddress`).
+    ///
+    /// - Parameters:
+    ///   - address: an IPv4 or IPv6 address; `fe80::1%eth0` names the link of a link-local address;
+    ///     `0.0.0.0` or `::` ask whether the default route of that family works.
+    ///   - namespace: the network namespace to watch; default: the process's own.
+    /// - Throws: `ReachabilityError.invalidAddress`, or a namespace error.
+    public convenience init(address: String, namespace: NetworkNamespace = .current) throws(ReachabilityError) {
+        try self.init(target: .address(IPAddress(address)), namespace: namespace)
+    }
+
+    /// Monitors the address in a `sockaddr_in` or `sockaddr_in6`; a `sin6_scope_id` selects the link.
+    ///
+    /// - Throws: `ReachabilityError.invalidSocketAddress` for any other family.
+    public convenience init(address: UnsafePointer<sockaddr>, namespace: NetworkNamespace = .current) throws(ReachabilityError) {
+        try self.init(target: .address(IPAddress(sockaddr: address)), namespace: namespace)
+    }
+
+    /// Monitors the path from a local to a remote address (`SCNetworkReachabilityCreateWithAddressPair`):
+    /// the route of `ip route get REMOTE from LOCAL`.
+    ///
+    /// A local address that no interface holds makes the pair not reachable. With only a local
+    /// address, the pair is reachable while the host holds it. With neither, this is the general path.
+    /// - Throws: `ReachabilityError.invalidAddress`, or a namespace error.
+    public convenience init(localAddress: String?, remoteAddress: String?, namespace: NetworkNamespace = .current) throws(ReachabilityError) {
+        let local = try localAddress.map { (text) throws(ReachabilityError) in try IPAddress(text) }
+        let remote = try remoteAddress.map { (text) throws(ReachabilityError) in try IPAddress(text) }
+        let target: MonitorTarget = (local == nil && remote == nil) ? .general : .pair(local: local, remote: remote)
+        try self.init(target: target, namespace: namespace)
+    }
+
+    /// Monitors the pair of two `sockaddr`s; either may be nil.
+    public convenience init(localAddress: UnsafePointer<sockaddr>?, remoteAddress: UnsafePointer<sockaddr>?,
+                            namespace: NetworkNamespace = .current) throws(ReachabilityError) {
+        let local = try localAddress.map { (pointer) throws(ReachabilityError) in try IPAddress(sockaddr: pointer) }
+        let remote = try remoteAddress.map { (pointer) throws(ReachabilityError) in try IPAddress(sockaddr: pointer) }
+        let target: MonitorTarget = (local == nil && remote == nil) ? .general : .pair(local: local, remote: remote)
+        try self.init(target: target, namespace: namespace)
+    }
+
+    /// Monitors the general path, as `NWPathMonitor()` does: the better of the IPv4 and IPv6 default routes.
+    ///
+    /// - Throws: a namespace error (never for `.current` unless netlink itself fails).
+    public convenience init(namespace: NetworkNamespace = .current) throws(ReachabilityError) {
+        try self.init(target: .general, namespace: namespace)
+    }
+
+    // MARK: - Callbacks
+
+    /// Sets or clears the C callback (`SCNetworkReachabilitySetCallback`).
+    ///
+    /// The context is copied; its `retain` is called now, and the `release` of the context it
+    /// replaces is called once (after a callback in flight returns).
+    /// - Returns: true.
+    @discardableResult
+    public func setCallback(_ callback: Callback?, context: UnsafeMutablePointer<Context>?) -> Bool {
+        let box = (callback != nil) ? context.map { CallbackContext($0.pointee) } : nil
+        core.setCallback(callback, context: box)
+        return true
+    }
+
+    /// Sets or clears a closure called with the flags on each change, beside the C callback.
+    public func setCallback(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
+        core.setFlagsHandler(handler)
+    }
+
+    // MARK: - Schedule
+
+    /// Schedules the callbacks on `queue`, or unschedules them with nil (`SCNetworkReachabilitySetDispatchQueue`).
+    ///
+    /// Scheduling delivers the current state at once, even when it is "not reachable", then one
+    /// callback per change. When unscheduling returns, no callback of this monitor runs or starts,
+    /// unless it was called from inside one. A monitor can be scheduled again.
+    /// - Returns: true.
+    @discardableResult
+    public func setDispatchQueue(_ queue: DispatchQueue?) -> Bool {
+        if let queue {
+            core.setQueue(queue)
+            engine.subscribe(core)
+        } else {
+            unschedule()
+        }
+        return true
+    }
+
+    /// Stops the callbacks; the same as `setDispatchQueue(nil)`.
+    public func unschedule() {
+        core.setQueue(nil)
+        if !core.isActive { engine.unsubscribe(core) }
+    }
+
+    // MARK: - Get flags
+
+    /// The target's flags now (`SCNetworkReachabilityGetFlags`).
+    ///
+    /// On a scheduled monitor this reads the engine's latest evaluation; on an unscheduled one it
+    /// asks the kernel (one round trip).
+    /// - Throws: never today; kept for failures of the namespace to come.
+    public func flags() throws(ReachabilityError) -> ReachabilityFlags {
+        currentPath.flags
+    }
+
+    // MARK: - NWPathMonitor's face
+
+    /// Called on the monitor's queue with each new path (`NWPathMonitor.pathUpdateHandler`).
+    public var pathUpdateHandler: (@Sendable (NetworkPath) -> Void)? {
+        get { core.pathHandler }
+        set { core.pathHandler = newValue }
+    }
+
+    /// Told of each new path on the monitor's queue; held weakly.
+    public weak var delegate: (any PathMonitorDelegate)? {
+        get { core.delegate }
+        set { core.delegate = newValue }
+    }
+
+    /// Starts delivering paths on `queue` (`NWPathMonitor.start(queue:)`).
+    public func start(queue: DispatchQueue) {
+        setDispatchQueue(queue)
+    }
+
+    /// Stops delivering paths (`NWPathMonitor.cancel()`); the monitor can be started again.
+    public func cancel() {
+        unschedule()
+    }
+
+    /// The path now: the engine's latest evaluation when scheduled, else a fresh one.
+    public var currentPath: NetworkPath {
+        if core.isActive { return core.current }
+        let path = engine.evaluateNow(core.target)
+        core.store(path)
+        return path
+    }
+}
+
+/// Told of each new path of a `PathMonitor`, on the monitor's queue.
+public protocol PathMonitorDelegate: AnyObject, Sendable {
+    /// The path of `monitor` changed (or, first, is known).
+    func pathMonitor(_ monitor: PathMonitor, didUpdate path: NetworkPath)
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers the route questions of targets with RTM_GETROUTE round trips.
+///
+/// For the default route it asks, with `RTM_F_FIB_MATCH`, which FIB entry a few global probe
+/// destinations match, and takes the first probe that only a default route (prefix length 0, or
+/// the /1 halves that VPNs install) covers; its plain lookup is the answer. A probe the kernel
+/// refuses (an `unreachable` default, no default) is remembered and the next one tried, so a more
+/// specific `unreachable` route for one probe does not hide a working default. No packet is sent.
+struct RouteOracle {
+    /// Global unicast destinations, far apart, that test networks and LANs rarely route specifically.
+    static let probes: [IPAddress.Family: [IPAddress]] = [
+        .ipv4: ["8.8.8.8", "1.1.1.1", "208.67.222.222"].map { try! IPAddress($0) },
+        .ipv6: ["2001:4860:4860::8888", "2606:4700:4700::1111", "2620:119:35::35"].map { try! IPAddress($0) },
+    ]
+
+    let socket: RouteLookupSocket
+
+    func answer(_ question: RouteQuestion) -> RouteAnswer {
+        switch question {
+        case .destination(let request):
+            return socket.lookup(request)
+        case .defaultRoute(let family):
+            return defaultRoute(family)
+        }
+    }
+
+    private func defaultRoute(_ family: IPAddress.Family) -> RouteAnswer {
+        var firstRefusal: RouteAnswer?
+        var firstSpecific: IPAddress?
+        for probe in Self.probes[family] ?? [] {
+            let match = socket.lookup(RouteRequest(destination: probe, fibMatch: true))
+            switch match {
+            case .failure:
+                if firstRefusal == nil { firstRefusal = match }
+            case .route(let entry) where entry.prefixLength <= 1:
+                return plainLookup(probe, linkDown: entry.isLinkDown)
+            case .route:
+                if firstSpecific == nil { firstSpecific = probe }
+            }
+        }
+        if let firstRefusal { return firstRefusal }
+        // Every probe is covered by a more specific route: that is where global traffic goes.
+        if let firstSpecific { return plainLookup(firstSpecific, linkDown: false) }
+        return .failure(errno: ENETUNREACH)
+    }
+
+    /// The resolved route (the chosen next hop of a multipath route), with the FIB entry's linkdown mark.
+    private func plainLookup(_ probe: IPAddress, linkDown: Bool) -> RouteAnswer {
+        let answer = socket.lookup(RouteRequest(destination: probe))
+        guard case .route(var entry) = answer else { return answer }
+        entry.prefixLength = 0
+        entry.isLinkDown = entry.isLinkDown || linkDown
+        return .route(entry)
+    }
+}
