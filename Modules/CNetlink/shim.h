@@ -37,6 +37,11 @@ static const unsigned char CNetlink_IF_OPER_UP = 6;
 extern int setns(int fd, int nstype);
 static inline int CNetlink_enterNetworkNamespace(int fd) { return setns(fd, 0x40000000 /* CLONE_NEWNET */); }
 
+// unshare(2) and mount(2) for the resolver threads of a named namespace, which bind
+// /etc/netns/NAME/* over /etc/* in a mount namespace of their own, as `ip netns exec` does.
+extern int unshare(int flags);
+static inline int CNetlink_unshareMountNamespace(void) { return unshare(0x00020000 /* CLONE_NEWNS */); }
+
 // Function-like macros that Swift cannot import.
 static inline void *CNetlink_RTA_DATA(struct rtattr *rta) { return RTA_DATA(rta); }
 

@@ -22,8 +22,12 @@ enum Evaluator {
     ///
     /// - Returns: nil when the target cannot be asked about at all (an unknown scope interface,
     ///   a local address the host does not own): its verdict is then `verdictWithoutLookup`.
-    static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot) -> [RouteQuestion]? {
+    static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot,
+                          resolution: HostResolution? = nil) -> [RouteQuestion]? {
         switch target {
+        case .host:
+            // Addresses whose %scope names no interface are left out; the rest are asked in the resolver's order.
+            return (resolution?.addresses ?? []).compactMap { question(destination: $0, source: nil, in: snapshot) }
         case .general:
             return [.defaultRoute(.ipv4), .defaultRoute(.ipv6)]
         case .address(let address):
@@ -146,7 +150,20 @@ enum Evaluator {
 
     /// Evaluates a target end to end, given the answers to its questions.
     static func evaluate(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
-                         in snapshot: KernelSnapshot, supportsDNS: Bool) -> NetworkPath {
+                         in snapshot: KernelSnapshot, supportsDNS: Bool, resolution: HostResolution? = nil) -> NetworkPath {
+        var path = evaluateRoutes(target, questions: questions, answers: answers, in: snapshot, supportsDNS: supportsDNS)
+        guard case .host = target else { return path }
+        let resolution = resolution ?? HostResolution()
+        path.resolvedAddresses = resolution.addresses.map(\.description)
+        path.resolvedAddressesAreStale = resolution.isStale
+        if resolution.addresses.isEmpty {
+            path.unsatisfiedReason = resolution.state == .noNameServer ? .noDNSServer : .nameNotResolved
+        }
+        return path
+    }
+
+    private static func evaluateRoutes(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
+                                       in snapshot: KernelSnapshot, supportsDNS: Bool) -> NetworkPath {
         var best: RouteVerdict
         var families: [IPAddress.Family: RouteVerdict] = [:]
         if let questions {

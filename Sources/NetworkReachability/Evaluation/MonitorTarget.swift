@@ -6,6 +6,8 @@ enum MonitorTarget: Sendable, Hashable, CustomStringConvertible {
     case pair(local: IPAddress?, remote: IPAddress?)
     /// `NWPathMonitor()`: the zero address of either family, the better one wins.
     case general
+    /// A validated host name; every address it resolves to is evaluated, the best one wins.
+    case host(String)
 
     /// The target as the command prints it: the address as given, `*` for the general path.
     var description: String {
@@ -13,6 +15,7 @@ enum MonitorTarget: Sendable, Hashable, CustomStringConvertible {
         case .address(let address): address.description
         case .pair(let local, let remote): "\(local?.description ?? "*")->\(remote?.description ?? "*")"
         case .general: "*"
+        case .host(let name): name
         }
     }
 }

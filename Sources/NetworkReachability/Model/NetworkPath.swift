@@ -76,6 +76,11 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     public var supportsIPv6: Bool
     /// At least one name server is configured.
     public var supportsDNS: Bool
+    /// For a host-name target: the addresses it resolved to, in the resolver's order; empty otherwise.
+    public var resolvedAddresses: [String] = []
+    /// For a host-name target: the last lookup failed for a reason that may pass (a timeout,
+    /// SERVFAIL), so `resolvedAddresses` are those of the last success.
+    public var resolvedAddressesAreStale = false
 
     /// Makes a path value; the library makes them, tests and adapters may too.
     public init(
@@ -105,6 +110,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// One line for a log: `satisfied via eth0 gw 10.0.0.1 flags -R ------d`.
     public var description: String {
         var text = status.description
+        if !resolvedAddresses.isEmpty { text += " [\(resolvedAddresses.joined(separator: ","))]" }
         if let unsatisfiedReason { text += " (\(unsatisfiedReason))" }
         if let interface { text += " via \(interface.name)" }
         if !gateways.isEmpty { text += " gw \(gateways.joined(separator: ","))" }
@@ -115,6 +121,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if supportsDNS { traits.append("dns") }
         if isExpensive { traits.append("expensive") }
         if isConstrained { traits.append("constrained") }
+        if resolvedAddressesAreStale { traits.append("stale-addresses") }
         if !traits.isEmpty { text += " [\(traits.joined(separator: " "))]" }
         return text
     }

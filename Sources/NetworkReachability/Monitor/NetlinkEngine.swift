@@ -18,7 +18,7 @@ final class NetlinkEngine: @unchecked Sendable {
     let queue: DispatchQueue
     private let sockets: EngineSockets
     private let source: DispatchSourceRead
-    private let logger = Logger(label: "network-reachability")
+    let logger = Logger(label: "network-reachability")
 
     // Confined to `queue`.
     private var snapshot: KernelSnapshot
@@ -26,7 +26,12 @@ final class NetlinkEngine: @unchecked Sendable {
     private var nameServers: NameServerConfiguration
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     private var resyncScheduled = false
-    private(set) var counters = EngineCounters()
+    var counters = EngineCounters()
+    var hosts: [String: HostEntry] = [:]
+    lazy var resolverPool = ResolverPool(namespace: namespace)
+    var configurationWatcher: ResolverConfigurationWatcher?
+    /// The default routes' verdicts when names were last resolved: names resolve again when they move.
+    private var defaultRouteVerdicts: [RouteVerdict] = []
 
     /// Resyncs after overruns come at most this often, so an event storm cannot pin a core.
     static let minimumResyncInterval: DispatchTimeInterval = .milliseconds(100)
@@ -56,6 +61,8 @@ final class NetlinkEngine: @unchecked Sendable {
 
     deinit {
         source.cancel()
+        for entry in hosts.values { entry.timer?.cancel() }
+        if !hosts.isEmpty || configurationWatcher != nil { resolverPool.stop() }
         logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
     }
 
@@ -65,7 +72,8 @@ final class NetlinkEngine: @unchecked Sendable {
     func evaluateNow(_ target: MonitorTarget) -> NetworkPath {
         queue.sync {
             drainAndRefresh()
-            return evaluate([target])[0]
+            // A name whose first resolution has not finished reads as not resolved.
+            return evaluate([target], includingPending: true)[0]!
         }
     }
 
@@ -74,7 +82,8 @@ final class NetlinkEngine: @unchecked Sendable {
         queue.sync {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
-            core.receive(evaluate([core.target])[0])
+            // A name still being resolved gets its first callback when the resolution finishes.
+            if let path = evaluate([core.target])[0] { core.receive(path) }
         }
     }
 
@@ -102,6 +111,21 @@ final class NetlinkEngine: @unchecked Sendable {
         if result.linksOrAddressesChanged { snapshot = sockets.events.snapshot() }
         guard result.routesChanged || snapshot != previous else { return }
         reevaluateSubscribers()
+        resolveHostsIfNetworkMoved(linksOrAddressesMoved: snapshot != previous)
+    }
+
+    /// Names resolve again when links or addresses changed, or a default route's verdict did:
+    /// the answer of a split-horizon or link-local name server may depend on them.
+    private func resolveHostsIfNetworkMoved(linksOrAddressesMoved: Bool) {
+        guard !hosts.isEmpty else { return }
+        let oracle = RouteOracle(socket: sockets.lookup)
+        let verdicts = [RouteQuestion.defaultRoute(.ipv4), .defaultRoute(.ipv6)].map {
+            Evaluator.verdict(for: oracle.answer($0), in: snapshot)
+        }
+        if linksOrAddressesMoved || verdicts != defaultRouteVerdicts {
+            defaultRouteVerdicts = verdicts
+            resolveAllHosts()
+        }
     }
 
     /// Reads what is queued without waiting for the read source, so a synchronous evaluation sees
@@ -159,23 +183,37 @@ final class NetlinkEngine: @unchecked Sendable {
     }
 
     private func reevaluateSubscribers() {
-        let cores = Array(subscribers.values)
+        deliver(to: Array(subscribers.values))
+    }
+
+    /// Re-evaluates the subscribers that watch `name`.
+    func reevaluateSubscribers(ofHost name: String) {
+        deliver(to: subscribers.values.filter { $0.target == .host(name) })
+    }
+
+    private func deliver(to cores: [MonitorCore]) {
         guard !cores.isEmpty else { return }
         counters.reevaluations += 1
         let paths = evaluate(cores.map(\.target))
         for (core, path) in zip(cores, paths) {
-            core.receive(path)
+            if let path { core.receive(path) }
         }
     }
 
     /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
-    private func evaluate(_ targets: [MonitorTarget]) -> [NetworkPath] {
+    /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
+    private func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false) -> [NetworkPath?] {
         dispatchPrecondition(condition: .onQueue(queue))
         let oracle = RouteOracle(socket: sockets.lookup)
         var answers: [RouteQuestion: RouteAnswer] = [:]
         let supportsDNS = nameServers.refresh()
-        return targets.map { target in
-            let questions = Evaluator.questions(for: target, in: snapshot)
+        return targets.map { target -> NetworkPath? in
+            var resolution: HostResolution?
+            if case .host(let name) = target {
+                resolution = hosts[name]?.resolution ?? HostResolution()
+                if resolution?.state == .pending && !includingPending { return nil }
+            }
+            let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
             let targetAnswers = (questions ?? []).map { question in
                 if let known = answers[question] { return known }
                 let answer = oracle.answer(question)
@@ -183,7 +221,8 @@ final class NetlinkEngine: @unchecked Sendable {
                 answers[question] = answer
                 return answer
             }
-            return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot, supportsDNS: supportsDNS)
+            return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
+                                      supportsDNS: supportsDNS, resolution: resolution)
         }
     }
 }
@@ -195,6 +234,7 @@ struct EngineCounters: Sendable, Equatable {
     var overruns = 0
     var resyncs = 0
     var forgedMessagesDropped = 0
+    var resolutions = 0
 }
 
 /// Both sockets of an engine, made together inside the namespace and freed together.

@@ -47,16 +47,25 @@ public final class PathMonitor: Sendable {
 
     let core: MonitorCore
     let engine: NetlinkEngine
+    /// Set for host-name targets.
+    let hostOptions: HostResolutionOptions?
     /// The namespace this monitor watches.
     public let namespace: NetworkNamespace
 
     /// The target as given, `*` for the general path: what `reachability` prints.
     public var targetDescription: String { core.target.description }
 
-    init(target: MonitorTarget, namespace: NetworkNamespace) throws(ReachabilityError) {
+    init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions? = nil) throws(ReachabilityError) {
         let engine = try EngineRegistry.engine(for: namespace)
         self.engine = engine
         self.namespace = namespace
+        if case .host(let name) = target {
+            let options = hostOptions ?? .default
+            self.hostOptions = options
+            engine.registerHost(name, options: options)
+        } else {
+            self.hostOptions = nil
+        }
         self.core = MonitorCore(target: target, initial: engine.evaluateNow(target))
         core.attach(owner: self)
     }
@@ -64,9 +73,35 @@ public final class PathMonitor: Sendable {
     deinit {
         core.tearDown()
         engine.unsubscribe(core)
+        if case .host(let name) = core.target, let hostOptions {
+            engine.unregisterHost(name, options: hostOptions)
+        }
     }
 
     // MARK: - Create
+
+    /// Monitors a host name (`SCNetworkReachabilityCreateWithName`).
+    ///
+    /// The name is resolved through the system resolver (`/etc/hosts`, `nsswitch.conf`,
+    /// `resolv.conf`; for `.named(NAME)` the files under `/etc/netns/NAME/` take their place) on
+    /// resolver threads inside the namespace, never on the caller's thread. Every address is
+    /// evaluated; the best one wins. The name resolves again when the network or the resolver's
+    /// configuration changes, and every `options.reresolveInterval`. An IP address given as the
+    /// name is monitored as an address, with no resolver round trip.
+    ///
+    /// - Parameters:
+    ///   - host: a host name such as `example.com`, or an IP literal.
+    ///   - namespace: the network namespace to watch; default: the process's own.
+    ///   - options: re-resolution interval (60 s) and how long `flags()` waits for the first answer (5 s).
+    /// - Throws: `ReachabilityError.invalidHostName` naming the broken rule, or a namespace error.
+    public convenience init(host: String, namespace: NetworkNamespace = .current, options: HostResolutionOptions = .default) throws(ReachabilityError) {
+        if let address = try? IPAddress(host) {
+            try self.init(target: .address(address), namespace: namespace)
+            return
+        }
+        let name = try HostName.validate(host)
+        try self.init(target: .host(name), namespace: namespace, hostOptions: options)
+    }
 
     /// Monitors one address (`SCNetworkReachabilityCreateWithAddress`).
     ///
@@ -164,10 +199,18 @@ public final class PathMonitor: Sendable {
     /// The target's flags now (`SCNetworkReachabilityGetFlags`).
     ///
     /// On a scheduled monitor this reads the engine's latest evaluation; on an unscheduled one it
-    /// asks the kernel (one round trip).
+    /// asks the kernel (one round trip). For a host name that was never resolved it first waits
+    /// for the resolution, up to the options' `firstResolutionTimeout`.
     /// - Throws: never today; kept for failures of the namespace to come.
     public func flags() throws(ReachabilityError) -> ReachabilityFlags {
         currentPath.flags
+    }
+
+    /// Waits for the first resolution of a host-name target, up to `options.firstResolutionTimeout`.
+    private func awaitFirstResolution() {
+        if case .host(let name) = core.target, let hostOptions {
+            engine.waitForFirstResolution(of: name, timeout: hostOptions.firstResolutionTimeout)
+        }
     }
 
     // MARK: - NWPathMonitor's face
@@ -196,7 +239,12 @@ public final class PathMonitor: Sendable {
 
     /// The path now: the engine's latest evaluation when scheduled, else a fresh one.
     public var currentPath: NetworkPath {
-        if core.isActive { return core.current }
+        awaitFirstResolution()
+        if core.isActive {
+            // Scheduled: the engine keeps `current` fresh, but a name's first answer may still be on its way in.
+            if case .host = core.target { return engine.evaluateNow(core.target) }
+            return core.current
+        }
         let path = engine.evaluateNow(core.target)
         core.store(path)
         return path

@@ -33,6 +33,13 @@ final class RouteLookupSocket {
             throw error
         }
         self.socket = socket
+        // nl_cache_refill reads dumps through libnl's callbacks: believe only the kernel there too.
+        nl_socket_modify_cb(socket, NL_CB_MSG_IN, NL_CB_CUSTOM, { message, _ in
+            guard let message, let sender = nlmsg_get_src(message), sender.pointee.nl_pid == 0 else {
+                return Int32(NL_SKIP.rawValue)
+            }
+            return Int32(NL_OK.rawValue)
+        }, nil)
         // The kernel answers a route request at once; a bound wait keeps a broken kernel from hanging us.
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         _ = setsockopt(nl_socket_get_fd(socket), SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

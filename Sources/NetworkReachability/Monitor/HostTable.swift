@@ -1,0 +1,40 @@
+import Dispatch
+
+/// The names an engine resolves, with their state. Confined to the engine's queue.
+struct HostEntry {
+    /// One interval per monitor of the name; the shortest one drives the periodic re-resolution.
+    var intervals: [Int] = []
+    var resolution = HostResolution()
+    var inFlight = false
+    var resolveAgain = false
+    var timer: DispatchSourceTimer?
+    var timerInterval: Int?
+    var waiters: [DispatchSemaphore] = []
+
+    var shortestInterval: Int? { intervals.min() }
+
+    /// Applies a resolver outcome by the failure rules: a definite answer replaces the addresses,
+    /// a temporary failure keeps the last good ones and marks them stale.
+    mutating func apply(_ outcome: ResolutionOutcome) {
+        switch outcome {
+        case .addresses(let addresses):
+            resolution = HostResolution(state: .resolved, addresses: addresses, isStale: false)
+        case .notFound:
+            resolution = HostResolution(state: .notFound, addresses: [], isStale: false)
+        case .noNameServer:
+            resolution = HostResolution(state: .noNameServer, addresses: [], isStale: false)
+        case .temporaryFailure:
+            if resolution.addresses.isEmpty {
+                resolution = HostResolution(state: .failed, addresses: [], isStale: false)
+            } else {
+                resolution.isStale = true
+            }
+        }
+    }
+
+    /// Wakes everyone waiting for the first resolution.
+    mutating func releaseWaiters() {
+        waiters.forEach { $0.signal() }
+        waiters.removeAll()
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import Logging
+
+/// Host-name targets: resolution off the queue, re-resolution on change, first-resolution waits.
+extension NetlinkEngine {
+    /// Adds a monitor of `name`: resolves it now if it is new; sets the periodic re-resolution.
+    func registerHost(_ name: String, options: HostResolutionOptions) {
+        let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
+        let timeout = options.firstResolutionTimeout.nanosecondsClamped
+        queue.sync {
+            startWatchingConfiguration()
+            let isNew = hosts[name] == nil
+            hosts[name, default: HostEntry()].intervals.append(interval)
+            armTimer(for: name)
+            if isNew {
+                resolve(name)
+            }
+            if hosts[name]?.resolution.state == .pending {
+                queue.asyncAfter(deadline: .now() + .nanoseconds(timeout)) { [weak self] in
+                    self?.firstResolutionTimedOut(name)
+                }
+            }
+        }
+    }
+
+    /// Removes a monitor of `name`; the name is forgotten with its last monitor.
+    func unregisterHost(_ name: String, options: HostResolutionOptions) {
+        let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
+        queue.async { [self] in
+            guard var entry = hosts[name] else { return }
+            if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
+            if entry.intervals.isEmpty {
+                entry.timer?.cancel()
+                entry.releaseWaiters()
+                hosts[name] = nil
+            } else {
+                hosts[name] = entry
+                armTimer(for: name)
+            }
+        }
+    }
+
+    /// Blocks the caller (never the queue) until the first resolution of `name` finished, or `timeout` passed.
+    func waitForFirstResolution(of name: String, timeout: Duration) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let mustWait = queue.sync { () -> Bool in
+            guard hosts[name]?.resolution.state == .pending else { return false }
+            hosts[name]?.waiters.append(semaphore)
+            return true
+        }
+        if mustWait {
+            _ = semaphore.wait(timeout: .now() + .nanoseconds(timeout.nanosecondsClamped))
+        }
+    }
+
+    // MARK: - On the queue
+
+    /// Resolves one name on the pool; a request while one is in flight runs once more after it.
+    func resolve(_ name: String) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard hosts[name] != nil else { return }
+        if hosts[name]!.inFlight {
+            hosts[name]!.resolveAgain = true
+            return
+        }
+        hosts[name]!.inFlight = true
+        counters.resolutions += 1
+        resolverPool.submit(ResolverPool.Job(name: name) { [weak self] outcome in
+            guard let self else { return }
+            self.queue.async { self.resolutionFinished(name, outcome) }
+        })
+    }
+
+    /// Resolves every name again: the network or the resolver's configuration changed.
+    func resolveAllHosts() {
+        for name in hosts.keys { resolve(name) }
+    }
+
+    private func resolutionFinished(_ name: String, _ outcome: ResolutionOutcome) {
+        guard var entry = hosts[name] else { return }
+        let before = entry.resolution
+        entry.inFlight = false
+        entry.apply(outcome)
+        entry.releaseWaiters()
+        let again = entry.resolveAgain
+        entry.resolveAgain = false
+        hosts[name] = entry
+        if case .temporaryFailure(let text) = outcome {
+            logger.debug("name resolution failed for now", metadata: ["name": "\(name)", "error": "\(text)"])
+        }
+        if entry.resolution != before || before.state == .pending {
+            reevaluateSubscribers(ofHost: name)
+        }
+        if again { resolve(name) }
+    }
+
+    private func firstResolutionTimedOut(_ name: String) {
+        guard hosts[name]?.resolution.state == .pending else { return }
+        hosts[name]!.resolution.state = .failed
+        hosts[name]!.releaseWaiters()
+        reevaluateSubscribers(ofHost: name)
+    }
+
+    private func armTimer(for name: String) {
+        guard let interval = hosts[name]?.shortestInterval, hosts[name]?.timerInterval != interval else { return }
+        hosts[name]?.timer?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval), leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.resolve(name) }
+        timer.activate()
+        hosts[name]?.timer = timer
+        hosts[name]?.timerInterval = interval
+    }
+
+    private func startWatchingConfiguration() {
+        guard configurationWatcher == nil else { return }
+        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, queue: queue) { [weak self] in
+            guard let self else { return }
+            self.logger.debug("resolver configuration changed; resolving again", metadata: ["namespace": "\(self.namespace)"])
+            self.resolverPool.configurationChanged()
+            self.resolveAllHosts()
+        }
+    }
+}

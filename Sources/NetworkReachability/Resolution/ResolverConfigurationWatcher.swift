@@ -1,0 +1,111 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells when the resolver's configuration changed: `/etc/resolv.conf`, `/etc/hosts`,
+/// `/etc/nsswitch.conf`, their copies under `/etc/netns/NAME/`, and the directory a symlinked
+/// `resolv.conf` points into (where systemd-resolved or resolvconf rewrite it by rename).
+///
+/// inotify on the directories, not the files: a file replaced by rename keeps no watch. The
+/// watches are set again after each change, so a symlink that now points elsewhere is followed.
+/// Confined to the queue given at creation.
+final class ResolverConfigurationWatcher {
+    private static let fileNames: Set<String> = ["resolv.conf", "hosts", "nsswitch.conf", "host.conf", "gai.conf"]
+    private static let mask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+
+    private let descriptor: Int32
+    private let source: DispatchSourceRead?
+    private let namespace: NetworkNamespace
+    private var watches: [Int32: String] = [:]
+    private var interestingNames: Set<String> = []
+
+    /// - Parameter onChange: runs on `queue` after each relevant change.
+    init(namespace: NetworkNamespace, queue: DispatchQueue, onChange: @escaping () -> Void) {
+        self.namespace = namespace
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            source = nil
+            return
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        self.source = source
+        let fd = descriptor
+        source.setCancelHandler { Syscalls.close(fd) }
+        source.setEventHandler { [weak self] in
+            guard let self else { return }
+            if self.readEvents() {
+                self.rewatch()
+                onChange()
+            }
+        }
+        rewatch()
+        source.activate()
+    }
+
+    deinit {
+        if let source { source.cancel() } else if descriptor >= 0 { Syscalls.close(descriptor) }
+    }
+
+    /// The directories to watch and the file names that matter in them.
+    private func targets() -> (directories: Set<String>, names: Set<String>) {
+        var directories: Set<String> = ["/etc"]
+        var names = Self.fileNames
+        if case .named(let name) = namespace {
+            directories.insert("/etc/netns")
+            directories.insert("/etc/netns/\(name)")
+            names.insert(name)
+        }
+        for file in ["/etc/resolv.conf", "/etc/hosts"] {
+            if let resolved = realpath(file, nil) {
+                let path = String(cString: resolved)
+                free(resolved)
+                if let slash = path.lastIndex(of: "/"), path != file {
+                    directories.insert(slash == path.startIndex ? "/" : String(path[..<slash]))
+                    names.insert(String(path[path.index(after: slash)...]))
+                }
+            }
+        }
+        return (directories, names)
+    }
+
+    private func rewatch() {
+        guard descriptor >= 0 else { return }
+        for wd in watches.keys { inotify_rm_watch(descriptor, wd) }
+        watches.removeAll()
+        let (directories, names) = targets()
+        interestingNames = names
+        for directory in directories {
+            let wd = inotify_add_watch(descriptor, directory, Self.mask)
+            if wd >= 0 { watches[wd] = directory }
+        }
+    }
+
+    /// Reads every queued event. - Returns: whether one concerned a file that matters.
+    private func readEvents() -> Bool {
+        var relevant = false
+        let size = 16 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<inotify_event>.alignment)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer, size)
+            if count <= 0 { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                let nameLength = Int(event.len)
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    relevant = true
+                } else if event.mask & UInt32(IN_IGNORED) != 0 {
+                    // A watched directory went away (not one of our own rm_watch calls: those wds are gone from `watches`).
+                    if watches[event.wd] != nil { relevant = true }
+                } else if nameLength > 0 {
+                    let namePointer = (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)
+                    if interestingNames.contains(String(cString: namePointer)) { relevant = true }
+                }
+                offset += MemoryLayout<inotify_event>.size + nameLength
+            }
+        }
+        return relevant
+    }
+}

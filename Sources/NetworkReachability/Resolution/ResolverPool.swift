@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A small pool of resolver threads that live inside the monitored namespace.
+///
+/// `getaddrinfo` blocks for as long as a dead name server makes it, so it never runs on the
+/// engine's queue or the caller's thread. At most `maximumThreads` run at once: a slow server
+/// delays at most that many names, never the engine's events. Each thread enters the namespace
+/// once (`setns`) and, for a namespace named by `ip netns`, binds `/etc/netns/NAME/*` over
+/// `/etc/*` in a mount namespace of its own, as `ip netns exec` does; it binds again when the
+/// configuration changed, since a file replaced by rename is not seen through an old bind.
+final class ResolverPool: Sendable {
+    static let maximumThreads = 4
+
+    struct Job: Sendable {
+        var name: String
+        var completion: @Sendable (ResolutionOutcome) -> Void
+    }
+
+    private struct State {
+        var jobs: [Job] = []
+        var threads = 0
+        var idle = 0
+        var stopped = false
+        var configurationGeneration: UInt64 = 0
+    }
+
+    private let namespace: NetworkNamespace
+    private let state = Mutex(State())
+    private let wakeup = ConditionSignal()
+
+    init(namespace: NetworkNamespace) {
+        self.namespace = namespace
+    }
+
+    /// Queues a resolution; `completion` runs on a resolver thread.
+    func submit(_ job: Job) {
+        let startThread = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.jobs.append(job)
+            if state.idle == 0 && state.threads < Self.maximumThreads {
+                state.threads += 1
+                return true
+            }
+            return false
+        }
+        if startThread { spawnWorker() }
+        wakeup.signal()
+    }
+
+    /// `/etc/resolv.conf`, `/etc/hosts` or their namespace copies changed: bind them again before the next lookup.
+    func configurationChanged() {
+        state.withLock { $0.configurationGeneration &+= 1 }
+    }
+
+    /// Lets the threads exit; one inside `getaddrinfo` exits when that returns.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            state.jobs.removeAll()
+        }
+        wakeup.broadcast()
+    }
+
+    private func spawnWorker() {
+        let work = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let pool = Unmanaged<ResolverPool>.fromOpaque(raw!).takeRetainedValue()
+            pool.workerLoop()
+            return nil
+        }, work)
+        if result == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<ResolverPool>.fromOpaque(work).release()
+            let orphaned = state.withLock { state -> [Job] in
+                state.threads -= 1
+                if state.threads == 0 {
+                    defer { state.jobs.removeAll() }
+                    return state.jobs
+                }
+                return []
+            }
+            orphaned.forEach { $0.completion(.temporaryFailure("cannot start a resolver thread: errno \(result)")) }
+        }
+    }
+
+    private func workerLoop() {
+        var entered = ResolverThreadNamespace(namespace: namespace)
+        var nameServers = NameServerConfiguration(namespace: namespace)
+        while true {
+            let next = state.withLock { state -> (Job, UInt64)? in
+                guard !state.stopped, !state.jobs.isEmpty else { return nil }
+                return (state.jobs.removeFirst(), state.configurationGeneration)
+            }
+            guard let (job, generation) = next else {
+                let keepGoing = waitForWork()
+                if !keepGoing { break }
+                continue
+            }
+            if let failure = entered.prepare(generation: generation) {
+                job.completion(.temporaryFailure(failure))
+                continue
+            }
+            job.completion(SystemResolver.resolve(job.name, nameServers: &nameServers))
+        }
+        state.withLock { $0.threads -= 1 }
+    }
+
+    /// Waits until there is a job or the pool stops. - Returns: false when the thread should exit.
+    private func waitForWork() -> Bool {
+        wakeup.wait(until: { [self] in
+            state.withLock { state in
+                if state.stopped { return true }
+                if !state.jobs.isEmpty { return true }
+                return false
+            }
+        }, beforeWaiting: { [self] in
+            state.withLock { $0.idle += 1 }
+        }, afterWaiting: { [self] in
+            state.withLock { $0.idle -= 1 }
+        })
+        return state.withLock { !$0.stopped }
+    }
+}
+
+/// A condition variable with its own mutex, for the pool's idle threads.
+///
+/// `@unchecked Sendable`: the pthread objects are the synchronisation; their storage never moves.
+final class ConditionSignal: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var signals: UInt64 = 0
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    func signal() {
+        pthread_mutex_lock(mutex)
+        signals &+= 1
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func broadcast() {
+        pthread_mutex_lock(mutex)
+        signals &+= 1
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Blocks until `ready()` holds; a signal between the check and the wait is not lost.
+    func wait(until ready: () -> Bool, beforeWaiting: () -> Void, afterWaiting: () -> Void) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        beforeWaiting()
+        defer { afterWaiting() }
+        while !ready() {
+            let seen = signals
+            while signals == seen {
+                pthread_cond_wait(condition, mutex)
+            }
+        }
+    }
+}

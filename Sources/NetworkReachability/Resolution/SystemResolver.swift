@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One blocking `getaddrinfo(3)` call, so `/etc/hosts`, `nsswitch.conf` and `resolv.conf` apply
+/// as for every other program. Runs on a resolver thread, never on the engine's queue.
+enum SystemResolver {
+    // glibc declares these only under _GNU_SOURCE.
+    private static let eaiNoData: Int32 = -5
+    private static let eaiAddressFamily: Int32 = -9
+
+    static func resolve(_ name: String, nameServers: inout NameServerConfiguration) -> ResolutionOutcome {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // one entry per address, not one per socket type
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(name, nil, &hints, &list)
+        defer { if let list { freeaddrinfo(list) } }
+        switch status {
+        case 0:
+            var addresses: [IPAddress] = []
+            var entry = list
+            while let current = entry {
+                if let sockaddr = current.pointee.ai_addr,
+                   let address = try? IPAddress(sockaddr: sockaddr, length: Int(current.pointee.ai_addrlen)),
+                   !addresses.contains(address) {
+                    addresses.append(address)
+                }
+                entry = current.pointee.ai_next
+            }
+            return addresses.isEmpty ? .notFound : .addresses(addresses)
+        case EAI_NONAME, eaiNoData, eaiAddressFamily:
+            return .notFound
+        default:
+            if !nameServers.refresh() { return .noNameServer }
+            return .temporaryFailure(String(cString: gai_strerror(status)))
+        }
+    }
+}
