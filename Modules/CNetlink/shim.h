@@ -19,6 +19,12 @@
 #include <netlink/route/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <linux/netlink.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <net/if.h>
+#include <string.h>
 
 // <linux/if.h>: net_device_flags beyond glibc's <net/if.h>.
 static const unsigned int CNetlink_IFF_LOWER_UP = 1u << 16;
@@ -41,6 +47,32 @@ static inline int CNetlink_enterNetworkNamespace(int fd) { return setns(fd, 0x40
 // /etc/netns/NAME/* over /etc/* in a mount namespace of their own, as `ip netns exec` does.
 extern int unshare(int flags);
 static inline int CNetlink_unshareMountNamespace(void) { return unshare(0x00020000 /* CLONE_NEWNS */); }
+
+// Link facts that sysfs would give, asked instead with ioctls on a socket made inside the
+// namespace (another namespace's devices are not in this process's sysfs). ioctl is variadic.
+
+/// 1 when the kernel's wireless extensions know the interface (SIOCGIWNAME), else 0.
+static inline int CNetlink_isWireless(int fd, const char *name) {
+    struct ifreq request; /* struct iwreq starts the same way and fits in it */
+    memset(&request, 0, sizeof request);
+    strncpy(request.ifr_name, name, IFNAMSIZ - 1);
+    return ioctl(fd, 0x8B01 /* SIOCGIWNAME */, &request) == 0 ? 1 : 0;
+}
+
+/// The driver's name (ETHTOOL_GDRVINFO) into `driver`, NUL-terminated. Returns 0 or -1.
+static inline int CNetlink_driverName(int fd, const char *name, char *driver, size_t capacity) {
+    struct ethtool_drvinfo info;
+    struct ifreq request;
+    memset(&info, 0, sizeof info);
+    memset(&request, 0, sizeof request);
+    info.cmd = ETHTOOL_GDRVINFO;
+    strncpy(request.ifr_name, name, IFNAMSIZ - 1);
+    request.ifr_data = (char *)&info;
+    if (ioctl(fd, SIOCETHTOOL, &request) != 0 || capacity == 0) return -1;
+    strncpy(driver, info.driver, capacity - 1);
+    driver[capacity - 1] = 0;
+    return 0;
+}
 
 // Function-like macros that Swift cannot import.
 static inline void *CNetlink_RTA_DATA(struct rtattr *rta) { return RTA_DATA(rta); }

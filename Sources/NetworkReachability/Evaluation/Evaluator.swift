@@ -4,8 +4,13 @@ struct RouteVerdict: Sendable, Equatable {
     var reason: NetworkPath.UnsatisfiedReason?
     var interfaceIndex: Int?
     var gateways: [IPAddress]
+    var metric: UInt32 = 0
 
     static let noRoute = RouteVerdict(flags: [], reason: .noRoute, interfaceIndex: nil, gateways: [])
+
+    static func unsatisfied(_ reason: NetworkPath.UnsatisfiedReason) -> RouteVerdict {
+        RouteVerdict(flags: [], reason: reason, interfaceIndex: nil, gateways: [])
+    }
 
     /// Better verdicts first: reachable, then reachable with a connection required, then nothing.
     var rank: Int {
@@ -14,22 +19,42 @@ struct RouteVerdict: Sendable, Equatable {
         default: flags.contains(.reachable) ? 1 : 0
         }
     }
+
+    /// The best of several verdicts: highest rank, then lowest metric, then the earliest.
+    static func best(_ verdicts: [RouteVerdict]) -> RouteVerdict? {
+        var best: RouteVerdict?
+        for verdict in verdicts {
+            guard let current = best else { best = verdict; continue }
+            if verdict.rank > current.rank || (verdict.rank == current.rank && verdict.rank > 0 && verdict.metric < current.metric) {
+                best = verdict
+            }
+        }
+        return best
+    }
 }
 
 /// Pure functions from kernel state to flags and paths: `semantics.md`, "From the kernel to the flags".
 enum Evaluator {
-    /// The kernel questions that `target` needs answered, given the links (for `%scope` names).
+    /// The kernel questions that `target` needs answered.
     ///
     /// - Returns: nil when the target cannot be asked about at all (an unknown scope interface,
-    ///   a local address the host does not own): its verdict is then `verdictWithoutLookup`.
+    ///   a local address the host does not own): `evaluate` then gives its reason.
     static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot,
                           resolution: HostResolution? = nil) -> [RouteQuestion]? {
         switch target {
+        case .general(let filter) where filter.isEmpty:
+            return [.defaultRoute(.ipv4), .defaultRoute(.ipv6)]
+        case .general(let filter):
+            // As if only the allowed interfaces existed: one lookup restricted to each of them.
+            let allowed = snapshot.links.values
+                .filter { $0.isUp && filter.allows(InterfaceClassifier.type(of: $0)) }
+                .map(\.index).sorted()
+            return [IPAddress.Family.ipv4, .ipv6].flatMap { family in
+                allowed.map { RouteQuestion.defaultRoute(family, outputInterface: $0) }
+            }
         case .host:
             // Addresses whose %scope names no interface are left out; the rest are asked in the resolver's order.
             return (resolution?.addresses ?? []).compactMap { question(destination: $0, source: nil, in: snapshot) }
-        case .general:
-            return [.defaultRoute(.ipv4), .defaultRoute(.ipv6)]
         case .address(let address):
             return question(destination: address, source: nil, in: snapshot).map { [$0] }
         case .pair(let local, let remote):
@@ -57,21 +82,24 @@ enum Evaluator {
     static func verdict(for target: MonitorTarget, answers: [RouteAnswer], in snapshot: KernelSnapshot) -> RouteVerdict {
         switch target {
         case .pair(let local?, nil):
-            // Only a local address: reachable when the host holds it, as the route to it would be `local`.
+            // Only a local address: reachable while the host holds it, as the route to it would be `local`.
             guard let holder = snapshot.addresses.first(where: { $0.address.bytes == local.bytes }) else {
-                return RouteVerdict(flags: [], reason: .localAddressUnavailable, interfaceIndex: nil, gateways: [])
+                return .unsatisfied(.localAddressUnavailable)
             }
             return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil, interfaceIndex: holder.interfaceIndex, gateways: [])
         case .pair(let local?, _) where !snapshot.owns(local):
-            return RouteVerdict(flags: [], reason: .localAddressUnavailable, interfaceIndex: nil, gateways: [])
+            return .unsatisfied(.localAddressUnavailable)
+        case .general(let filter) where !filter.isEmpty && answers.isEmpty:
+            return .unsatisfied(.requiredInterfaceUnavailable)
         default:
             break
         }
-        let verdicts = answers.map { verdict(for: $0, in: snapshot) }
-        // The best one wins; ties go to the earlier question (IPv4 before IPv6 for the general path).
-        return verdicts.enumerated().max { a, b in
-            a.element.rank < b.element.rank || (a.element.rank == b.element.rank && a.offset > b.offset)
-        }?.element ?? .noRoute
+        let best = RouteVerdict.best(answers.map { verdict(for: $0, in: snapshot) }) ?? .noRoute
+        if case .general(let filter) = target, !filter.isEmpty, best.rank == 0 {
+            return RouteVerdict(flags: best.flags, reason: .requiredInterfaceUnavailable, interfaceIndex: best.interfaceIndex,
+                                gateways: best.gateways, metric: best.metric)
+        }
+        return best
     }
 
     /// One route answer by the table of semantics.md.
@@ -82,11 +110,12 @@ enum Evaluator {
             return .noRoute
         case .local, .anycast:
             return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil,
-                                interfaceIndex: route.outputInterface, gateways: [])
+                                interfaceIndex: route.outputInterface, gateways: [], metric: route.metric)
         case .unicast, .broadcast, .multicast, .other:
             break
         }
-        var verdict = RouteVerdict(flags: [], reason: nil, interfaceIndex: route.outputInterface, gateways: route.gateways)
+        var verdict = RouteVerdict(flags: [], reason: nil, interfaceIndex: route.outputInterface, gateways: route.gateways,
+                                   metric: route.metric)
         let link = route.outputInterface.flatMap { snapshot.links[$0] }
         if let link {
             if !link.isUp {
@@ -112,24 +141,16 @@ enum Evaluator {
     /// The path for a verdict.
     ///
     /// - Parameters:
-    ///   - familyVerdicts: the verdict for each family the target covers (for `supportsIPv4`/`IPv6`).
+    ///   - familyVerdicts: the best verdict of each family the target covers (for `supportsIPv4`/`IPv6`).
     ///   - supportsDNS: whether a name server is configured for the namespace.
+    ///   - preference: the metric of each interface's default route, for the order of `availableInterfaces`.
     static func path(for verdict: RouteVerdict, familyVerdicts: [IPAddress.Family: RouteVerdict],
-                     in snapshot: KernelSnapshot, supportsDNS: Bool) -> NetworkPath {
+                     in snapshot: KernelSnapshot, supportsDNS: Bool, preference: [Int: UInt32] = [:]) -> NetworkPath {
         let status = ReachabilityStatus(flags: verdict.flags)
         let pathStatus: NetworkPath.Status =
             status.isReachable ? .satisfied
             : verdict.flags.contains([.reachable, .connectionRequired]) ? .requiresConnection : .unsatisfied
         let interface = verdict.interfaceIndex.flatMap { snapshot.links[$0] }.map(InterfaceClassifier.interface(for:))
-        let withAddress = snapshot.indexesWithAddress
-        let available = snapshot.links.values
-            .filter { $0.isUp && $0.hasCarrier && withAddress.contains($0.index) && (!$0.isLoopback || $0.index == interface?.index) }
-            .sorted { a, b in
-                if a.index == interface?.index { return true }
-                if b.index == interface?.index { return false }
-                return a.index < b.index
-            }
-            .map(InterfaceClassifier.interface(for:))
         func supports(_ family: IPAddress.Family) -> Bool {
             familyVerdicts[family].map { ReachabilityStatus(flags: $0.flags).isReachable } ?? false
         }
@@ -138,20 +159,54 @@ enum Evaluator {
             unsatisfiedReason: pathStatus == .satisfied ? nil : (verdict.reason ?? .noRoute),
             flags: verdict.flags,
             interface: interface,
-            availableInterfaces: available,
+            availableInterfaces: availableInterfaces(in: snapshot, first: interface?.index, preference: preference),
             gateways: verdict.gateways.map(\.addressString),
-            isExpensive: interface?.type == .cellular,
-            isConstrained: false,
+            isExpensive: interface?.isExpensive ?? false,
+            isConstrained: interface?.isConstrained ?? false,
             supportsIPv4: supports(.ipv4),
             supportsIPv6: supports(.ipv6),
             supportsDNS: supportsDNS
         )
     }
 
+    /// Interfaces that are up, have carrier and hold an address, in the order routes would prefer
+    /// them: the path's own first, then those with a default route by its metric, then by index.
+    /// Loopback only when the path uses it.
+    static func availableInterfaces(in snapshot: KernelSnapshot, first: Int?, preference: [Int: UInt32]) -> [NetworkInterface] {
+        let withAddress = snapshot.indexesWithAddress
+        return snapshot.links.values
+            .filter { $0.isUp && $0.hasCarrier && withAddress.contains($0.index) && (!$0.isLoopback || $0.index == first) }
+            .sorted { a, b in
+                if (a.index == first) != (b.index == first) { return a.index == first }
+                switch (preference[a.index], preference[b.index]) {
+                case let (x?, y?) where x != y: return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return a.index < b.index
+                }
+            }
+            .map(InterfaceClassifier.interface(for:))
+    }
+
     /// Evaluates a target end to end, given the answers to its questions.
     static func evaluate(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
-                         in snapshot: KernelSnapshot, supportsDNS: Bool, resolution: HostResolution? = nil) -> NetworkPath {
-        var path = evaluateRoutes(target, questions: questions, answers: answers, in: snapshot, supportsDNS: supportsDNS)
+                         in snapshot: KernelSnapshot, supportsDNS: Bool, resolution: HostResolution? = nil,
+                         preference: [Int: UInt32] = [:]) -> NetworkPath {
+        var best: RouteVerdict
+        var families: [IPAddress.Family: RouteVerdict] = [:]
+        if let questions {
+            best = verdict(for: target, answers: answers, in: snapshot)
+            for (question, answer) in zip(questions, answers) {
+                let candidate = verdict(for: answer, in: snapshot)
+                families[question.family] = RouteVerdict.best([families[question.family], candidate].compactMap { $0 })
+            }
+        } else {
+            switch target {
+            case .pair: best = .unsatisfied(.localAddressUnavailable)
+            default: best = .noRoute
+            }
+        }
+        var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference)
         guard case .host = target else { return path }
         let resolution = resolution ?? HostResolution()
         path.resolvedAddresses = resolution.addresses.map(\.description)
@@ -160,29 +215,5 @@ enum Evaluator {
             path.unsatisfiedReason = resolution.state == .noNameServer ? .noDNSServer : .nameNotResolved
         }
         return path
-    }
-
-    private static func evaluateRoutes(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
-                                       in snapshot: KernelSnapshot, supportsDNS: Bool) -> NetworkPath {
-        var best: RouteVerdict
-        var families: [IPAddress.Family: RouteVerdict] = [:]
-        if let questions {
-            best = verdict(for: target, answers: answers, in: snapshot)
-            for (question, answer) in zip(questions, answers) {
-                let family: IPAddress.Family
-                switch question {
-                case .defaultRoute(let f): family = f
-                case .destination(let request): family = request.destination.family
-                }
-                let candidate = verdict(for: answer, in: snapshot)
-                if (families[family]?.rank ?? -1) < candidate.rank { families[family] = candidate }
-            }
-        } else {
-            switch target {
-            case .pair: best = RouteVerdict(flags: [], reason: .localAddressUnavailable, interfaceIndex: nil, gateways: [])
-            default: best = .noRoute
-            }
-        }
-        return path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS)
     }
 }

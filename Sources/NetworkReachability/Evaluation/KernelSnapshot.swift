@@ -36,6 +36,8 @@ struct LinkState: Sendable, Hashable {
     var hardwareType: UInt32
     /// `IFLA_INFO_KIND`: "veth", "bridge", "tun", "wireguard", ... or nil for a physical device.
     var kind: String?
+    /// What sysfs or ioctls tell of the device (filled by the engine, cached per link).
+    var traits = LinkTraits()
 
     /// Administratively up (`ip link set up`).
     var isUp: Bool { flags.contains(.up) }
@@ -52,6 +54,21 @@ struct LinkState: Sendable, Hashable {
 
     var isPointToPoint: Bool { flags.contains(.pointToPoint) }
     var isLoopback: Bool { flags.contains(.loopback) }
+}
+
+/// Facts about a device that rtnetlink does not carry: udev's DEVTYPE, 802.11-ness, the driver.
+struct LinkTraits: Sendable, Hashable {
+    /// `DEVTYPE=` of the device's `uevent`: "wlan", "wwan", "bluetooth", "bridge", "vlan", ...
+    var deviceType: String?
+    /// `phy80211` or `wireless/` in sysfs, or SIOCGIWNAME answered.
+    var isWireless = false
+    /// The kernel driver: "qmi_wwan", "cdc_mbim", "rndis_host", "ipheth", "veth", ...
+    var driver: String?
+    /// The USB product string of the device, when sysfs has one (to tell a phone's cdc_ether from a dock's).
+    var usbProduct: String?
+    /// Named by the configuration.
+    var isConfiguredExpensive = false
+    var isConfiguredConstrained = false
 }
 
 /// An address that an interface holds.
@@ -111,6 +128,8 @@ struct RouteEntry: Sendable, Hashable {
     var preferredSource: IPAddress?
     /// `RTNH_F_LINKDOWN` on the next hop (only reported for FIB-match requests).
     var isLinkDown: Bool
+    /// The route's metric (`RTA_PRIORITY`); lower is preferred.
+    var metric: UInt32 = 0
 }
 
 /// What the kernel answered for a destination: a route, or the errno it refused with.

@@ -1,11 +1,28 @@
-/// What a monitor watches. Host names slot in as a further case that resolves to addresses.
+/// Which interfaces a general-path monitor may use: `NWPathMonitor(requiredInterfaceType:)` and
+/// `NWPathMonitor(prohibitedInterfaceTypes:)`.
+struct InterfaceFilter: Sendable, Hashable {
+    var required: NetworkInterface.InterfaceType?
+    var prohibited: Set<NetworkInterface.InterfaceType> = []
+
+    static let none = InterfaceFilter()
+
+    var isEmpty: Bool { required == nil && prohibited.isEmpty }
+
+    func allows(_ type: NetworkInterface.InterfaceType) -> Bool {
+        if let required, type != required { return false }
+        return !prohibited.contains(type)
+    }
+}
+
+/// What a monitor watches.
 enum MonitorTarget: Sendable, Hashable, CustomStringConvertible {
     /// One address; the zero address (`0.0.0.0`, `::`) stands for the default route of its family.
     case address(IPAddress)
     /// `ip route get REMOTE from LOCAL`; either end may be missing.
     case pair(local: IPAddress?, remote: IPAddress?)
-    /// `NWPathMonitor()`: the zero address of either family, the better one wins.
-    case general
+    /// `NWPathMonitor()`: the zero address of either family, the better one wins; with a filter,
+    /// as if only the allowed interfaces existed.
+    case general(InterfaceFilter)
     /// A validated host name; every address it resolves to is evaluated, the best one wins.
     case host(String)
 
@@ -24,6 +41,14 @@ enum MonitorTarget: Sendable, Hashable, CustomStringConvertible {
 enum RouteQuestion: Sendable, Hashable {
     /// The route of a destination (`ip route get`).
     case destination(RouteRequest)
-    /// The default route of a family: the route a global destination that no more specific route covers would take.
-    case defaultRoute(IPAddress.Family)
+    /// The default route of a family: the route a global destination that no more specific route
+    /// covers would take; with an interface, the one leaving by it (`ip route get ... oif IF`).
+    case defaultRoute(IPAddress.Family, outputInterface: Int? = nil)
+
+    var family: IPAddress.Family {
+        switch self {
+        case .destination(let request): request.destination.family
+        case .defaultRoute(let family, _): family
+        }
+    }
 }

@@ -31,12 +31,18 @@ public struct NetworkInterface: Sendable, Hashable, CustomStringConvertible {
     public var index: Int
     /// What kind of link it is.
     public var type: InterfaceType
+    /// Traffic over it may cost money: cellular, Bluetooth PAN, tethering to a phone, or named by `InterfacePolicy`.
+    public var isExpensive: Bool
+    /// Named as constrained by `InterfacePolicy`.
+    public var isConstrained: Bool
 
     /// Makes an interface value.
-    public init(name: String, index: Int, type: InterfaceType) {
+    public init(name: String, index: Int, type: InterfaceType, isExpensive: Bool = false, isConstrained: Bool = false) {
         self.name = name
         self.index = index
         self.type = type
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
     }
 
     public var description: String { "\(name)(\(index), \(type))" }

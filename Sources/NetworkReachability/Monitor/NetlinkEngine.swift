@@ -16,12 +16,13 @@ final class NetlinkEngine: @unchecked Sendable {
     let namespace: NetworkNamespace
     let identity: NamespaceIdentity
     let queue: DispatchQueue
-    private let sockets: EngineSockets
+    fileprivate let sockets: EngineSockets
     private let source: DispatchSourceRead
     let logger = Logger(label: "network-reachability")
 
     // Confined to `queue`.
-    private var snapshot: KernelSnapshot
+    fileprivate var snapshot: KernelSnapshot
+    fileprivate var policyGeneration: UInt64 = 0
     private var subscribers: [ObjectIdentifier: MonitorCore] = [:]
     private var nameServers: NameServerConfiguration
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
@@ -41,11 +42,12 @@ final class NetlinkEngine: @unchecked Sendable {
         self.namespace = namespace
         self.identity = identity
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
+        let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
         let sockets = try NamespaceEntry.run(in: namespace) { () throws(NetlinkError) in
-            try EngineSockets()
+            try EngineSockets(namespaceIsProcessOwn: isProcessOwn)
         }
         self.sockets = sockets
-        self.snapshot = sockets.events.snapshot()
+        self.snapshot = sockets.freshSnapshot()
         self.nameServers = NameServerConfiguration(namespace: namespace)
         self.source = DispatchSource.makeReadSource(fileDescriptor: sockets.events.fileDescriptor, queue: queue)
         source.setEventHandler { [weak self] in
@@ -108,7 +110,7 @@ final class NetlinkEngine: @unchecked Sendable {
         }
         guard result.linksOrAddressesChanged || result.routesChanged else { return }
         let previous = snapshot
-        if result.linksOrAddressesChanged { snapshot = sockets.events.snapshot() }
+        if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
         guard result.routesChanged || snapshot != previous else { return }
         reevaluateSubscribers()
         resolveHostsIfNetworkMoved(linksOrAddressesMoved: snapshot != previous)
@@ -119,7 +121,7 @@ final class NetlinkEngine: @unchecked Sendable {
     private func resolveHostsIfNetworkMoved(linksOrAddressesMoved: Bool) {
         guard !hosts.isEmpty else { return }
         let oracle = RouteOracle(socket: sockets.lookup)
-        let verdicts = [RouteQuestion.defaultRoute(.ipv4), .defaultRoute(.ipv6)].map {
+        let verdicts = [RouteQuestion.defaultRoute(.ipv4), RouteQuestion.defaultRoute(.ipv6)].map {
             Evaluator.verdict(for: oracle.answer($0), in: snapshot)
         }
         if linksOrAddressesMoved || verdicts != defaultRouteVerdicts {
@@ -134,7 +136,7 @@ final class NetlinkEngine: @unchecked Sendable {
         let result = sockets.events.drain()
         count(result)
         if result.overrun { scheduleResync() }
-        if result.linksOrAddressesChanged { snapshot = sockets.events.snapshot() }
+        if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
         if result.anythingChanged && !subscribers.isEmpty {
             reevaluateSubscribers()
         }
@@ -178,7 +180,7 @@ final class NetlinkEngine: @unchecked Sendable {
         } catch {
             logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error.message)"])
         }
-        snapshot = sockets.events.snapshot()
+        snapshot = sockets.freshSnapshot()
         reevaluateSubscribers()
     }
 
@@ -204,9 +206,18 @@ final class NetlinkEngine: @unchecked Sendable {
     /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
     private func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false) -> [NetworkPath?] {
         dispatchPrecondition(condition: .onQueue(queue))
+        refreshPolicyIfChanged()
         let oracle = RouteOracle(socket: sockets.lookup)
         var answers: [RouteQuestion: RouteAnswer] = [:]
+        func answer(_ question: RouteQuestion) -> RouteAnswer {
+            if let known = answers[question] { return known }
+            let answer = oracle.answer(question)
+            counters.lookups += 1
+            answers[question] = answer
+            return answer
+        }
         let supportsDNS = nameServers.refresh()
+        let preference = defaultRouteMetrics(answer)
         return targets.map { target -> NetworkPath? in
             var resolution: HostResolution?
             if case .host(let name) = target {
@@ -214,15 +225,36 @@ final class NetlinkEngine: @unchecked Sendable {
                 if resolution?.state == .pending && !includingPending { return nil }
             }
             let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
-            let targetAnswers = (questions ?? []).map { question in
-                if let known = answers[question] { return known }
-                let answer = oracle.answer(question)
-                counters.lookups += 1
-                answers[question] = answer
-                return answer
-            }
+            let targetAnswers = (questions ?? []).map(answer)
             return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
-                                      supportsDNS: supportsDNS, resolution: resolution)
+                                      supportsDNS: supportsDNS, resolution: resolution, preference: preference)
+        }
+    }
+}
+
+extension NetlinkEngine {
+    /// The metric of the best default route leaving by each available interface (up, carrier,
+    /// an address), for the order of `availableInterfaces`. Its lookups go through the pass's
+    /// shared answers, so a filtered general-path monitor reuses them.
+    fileprivate func defaultRouteMetrics(_ answer: (RouteQuestion) -> RouteAnswer) -> [Int: UInt32] {
+        let withAddress = snapshot.indexesWithAddress
+        var metrics: [Int: UInt32] = [:]
+        for link in snapshot.links.values where link.isUp && link.hasCarrier && !link.isLoopback && withAddress.contains(link.index) {
+            for family in [IPAddress.Family.ipv4, .ipv6] {
+                if case .route(let route) = answer(.defaultRoute(family, outputInterface: link.index)) {
+                    metrics[link.index] = min(metrics[link.index] ?? .max, route.metric)
+                }
+            }
+        }
+        return metrics
+    }
+
+    /// Classifies the links again when `ReachabilitySettings.interfacePolicy` changed.
+    fileprivate func refreshPolicyIfChanged() {
+        let generation = ReachabilitySettings.interfacePolicyWithGeneration.1
+        if generation != policyGeneration {
+            policyGeneration = generation
+            snapshot = sockets.freshSnapshot()
         }
     }
 }
@@ -241,9 +273,19 @@ struct EngineCounters: Sendable, Equatable {
 final class EngineSockets {
     let events: KernelEventSocket
     let lookup: RouteLookupSocket
+    let inspector: LinkInspector
 
-    init() throws(NetlinkError) {
+    /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
+    init(namespaceIsProcessOwn: Bool) throws(NetlinkError) {
         events = try KernelEventSocket()
         lookup = try RouteLookupSocket()
+        inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn)
+    }
+
+    /// Links and addresses from the caches, with each link's device traits.
+    func freshSnapshot() -> KernelSnapshot {
+        var snapshot = events.snapshot()
+        inspector.inspect(&snapshot.links)
+        return snapshot
     }
 }

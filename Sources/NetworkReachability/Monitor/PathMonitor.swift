@@ -130,7 +130,7 @@ public final class PathMonitor: Sendable {
     public convenience init(localAddress: String?, remoteAddress: String?, namespace: NetworkNamespace = .current) throws(ReachabilityError) {
         let local = try localAddress.map { (text) throws(ReachabilityError) in try IPAddress(text) }
         let remote = try remoteAddress.map { (text) throws(ReachabilityError) in try IPAddress(text) }
-        let target: MonitorTarget = (local == nil && remote == nil) ? .general : .pair(local: local, remote: remote)
+        let target: MonitorTarget = (local == nil && remote == nil) ? .general(.none) : .pair(local: local, remote: remote)
         try self.init(target: target, namespace: namespace)
     }
 
@@ -139,7 +139,7 @@ public final class PathMonitor: Sendable {
                             namespace: NetworkNamespace = .current) throws(ReachabilityError) {
         let local = try localAddress.map { (pointer) throws(ReachabilityError) in try IPAddress(sockaddr: pointer) }
         let remote = try remoteAddress.map { (pointer) throws(ReachabilityError) in try IPAddress(sockaddr: pointer) }
-        let target: MonitorTarget = (local == nil && remote == nil) ? .general : .pair(local: local, remote: remote)
+        let target: MonitorTarget = (local == nil && remote == nil) ? .general(.none) : .pair(local: local, remote: remote)
         try self.init(target: target, namespace: namespace)
     }
 
@@ -147,7 +147,22 @@ public final class PathMonitor: Sendable {
     ///
     /// - Throws: a namespace error (never for `.current` unless netlink itself fails).
     public convenience init(namespace: NetworkNamespace = .current) throws(ReachabilityError) {
-        try self.init(target: .general, namespace: namespace)
+        try self.init(target: .general(.none), namespace: namespace)
+    }
+
+    /// Monitors the general path over some interfaces only, as `NWPathMonitor(requiredInterfaceType:)`
+    /// and `NWPathMonitor(prohibitedInterfaceTypes:)` do.
+    ///
+    /// The path is evaluated as if only the allowed interfaces existed: each default-route lookup is
+    /// restricted to one of them (`ip route get ... oif IF`), so with Ethernet as the default and
+    /// Wi-Fi connected too, a monitor that requires Wi-Fi is satisfied over Wi-Fi. With no allowed
+    /// interface the path is unsatisfied with `requiredInterfaceUnavailable`.
+    /// - Throws: a namespace error.
+    public convenience init(requiredInterfaceType: NetworkInterface.InterfaceType? = nil,
+                            prohibitedInterfaceTypes: [NetworkInterface.InterfaceType] = [],
+                            namespace: NetworkNamespace = .current) throws(ReachabilityError) {
+        let filter = InterfaceFilter(required: requiredInterfaceType, prohibited: Set(prohibitedInterfaceTypes))
+        try self.init(target: .general(filter), namespace: namespace)
     }
 
     // MARK: - Callbacks

@@ -149,7 +149,8 @@ final class RouteLookupSocket {
             outputInterface: nil,
             gateways: [],
             preferredSource: IPAddress(netlinkAddress: rtnl_route_get_pref_src(route)),
-            isLinkDown: false
+            isLinkDown: false,
+            metric: rtnl_route_get_priority(route)
         )
         let count = rtnl_route_get_nnexthops(route)
         for n in 0..<max(count, 0) {

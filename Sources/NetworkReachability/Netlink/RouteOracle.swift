@@ -22,34 +22,40 @@ struct RouteOracle {
         switch question {
         case .destination(let request):
             return socket.lookup(request)
-        case .defaultRoute(let family):
-            return defaultRoute(family)
+        case .defaultRoute(let family, let outputInterface):
+            return defaultRoute(family, outputInterface: outputInterface)
         }
     }
 
-    private func defaultRoute(_ family: IPAddress.Family) -> RouteAnswer {
+    /// With an output interface, only a FIB entry whose next hop leaves by it counts: IPv4 would
+    /// otherwise answer a lookup restricted to an interface without a route by assuming the
+    /// destination is on-link there.
+    private func defaultRoute(_ family: IPAddress.Family, outputInterface: Int?) -> RouteAnswer {
         var firstRefusal: RouteAnswer?
         var firstSpecific: IPAddress?
         for probe in Self.probes[family] ?? [] {
-            let match = socket.lookup(RouteRequest(destination: probe, fibMatch: true))
+            var match = socket.lookup(RouteRequest(destination: probe, outputInterface: outputInterface, fibMatch: true))
+            if let outputInterface, case .route(let entry) = match, entry.outputInterface != outputInterface {
+                match = .failure(errno: ENETUNREACH)
+            }
             switch match {
             case .failure:
                 if firstRefusal == nil { firstRefusal = match }
             case .route(let entry) where entry.prefixLength <= 1:
-                return plainLookup(probe, linkDown: entry.isLinkDown)
+                return plainLookup(probe, outputInterface: outputInterface, linkDown: entry.isLinkDown)
             case .route:
                 if firstSpecific == nil { firstSpecific = probe }
             }
         }
         if let firstRefusal { return firstRefusal }
         // Every probe is covered by a more specific route: that is where global traffic goes.
-        if let firstSpecific { return plainLookup(firstSpecific, linkDown: false) }
+        if let firstSpecific { return plainLookup(firstSpecific, outputInterface: outputInterface, linkDown: false) }
         return .failure(errno: ENETUNREACH)
     }
 
     /// The resolved route (the chosen next hop of a multipath route), with the FIB entry's linkdown mark.
-    private func plainLookup(_ probe: IPAddress, linkDown: Bool) -> RouteAnswer {
-        let answer = socket.lookup(RouteRequest(destination: probe))
+    private func plainLookup(_ probe: IPAddress, outputInterface: Int?, linkDown: Bool) -> RouteAnswer {
+        let answer = socket.lookup(RouteRequest(destination: probe, outputInterface: outputInterface))
         guard case .route(var entry) = answer else { return answer }
         entry.prefixLength = 0
         entry.isLinkDown = entry.isLinkDown || linkDown
