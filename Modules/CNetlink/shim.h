@@ -25,6 +25,8 @@
 #include <sys/socket.h>
 #include <net/if.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 // <linux/if.h>: net_device_flags beyond glibc's <net/if.h>.
 static const unsigned int CNetlink_IFF_LOWER_UP = 1u << 16;
@@ -73,6 +75,9 @@ static inline int CNetlink_driverName(int fd, const char *name, char *driver, si
     driver[capacity - 1] = 0;
     return 0;
 }
+
+/// pidfd_open(2): a descriptor that becomes readable when the process exits (syscall is variadic).
+static inline int CNetlink_pidfdOpen(int pid) { return (int)syscall(434 /* SYS_pidfd_open */, pid, 0); }
 
 // Function-like macros that Swift cannot import.
 static inline void *CNetlink_RTA_DATA(struct rtattr *rta) { return RTA_DATA(rta); }

@@ -24,6 +24,14 @@ enum EngineRegistry {
         }
     }
 
+    /// Drops `engine` from the registry (its namespace vanished), so the next monitor of that
+    /// namespace opens it afresh, or fails when it is really gone.
+    static func forget(_ engine: NetlinkEngine) {
+        engines.withLock { engines in
+            if engines[engine.identity]?.engine === engine { engines[engine.identity] = nil }
+        }
+    }
+
     /// How many engines are alive, for tests of sharing and teardown.
     static var liveEngineCount: Int {
         engines.withLock { $0.values.filter { $0.engine != nil }.count }

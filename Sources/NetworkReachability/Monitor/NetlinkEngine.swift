@@ -10,14 +10,20 @@ import Synchronization
 /// subscribed targets once. Targets with the same question share one lookup. No timers, no polling:
 /// the only deferred work is a rate-limited resync after an overrun.
 ///
+/// When the namespace goes away (`ip netns del`, or the process of a `/proc/PID/ns/net` exits)
+/// the engine closes its sockets, reports `namespaceUnavailable` to every monitor, and leaves the
+/// registry, so new monitors of that name get `namespaceNotFound`.
+///
 /// `@unchecked Sendable`: every `var` and both sockets are touched only on `queue`
 /// (`dispatchPrecondition` guards the entry points); the rest are `let`s of Sendable types.
 final class NetlinkEngine: @unchecked Sendable {
     let namespace: NetworkNamespace
     let identity: NamespaceIdentity
     let queue: DispatchQueue
-    fileprivate let sockets: EngineSockets
+    /// nil once the namespace vanished.
+    fileprivate var sockets: EngineSockets?
     private let source: DispatchSourceRead
+    private var vanishWatcher: NamespaceVanishWatcher?
     let logger = Logger(label: "network-reachability")
 
     // Confined to `queue`.
@@ -58,6 +64,11 @@ final class NetlinkEngine: @unchecked Sendable {
             withExtendedLifetime(sockets) {}
         }
         source.activate()
+        queue.sync {
+            vanishWatcher = NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue) { [weak self] in
+                self?.namespaceVanished()
+            }
+        }
         logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
     }
 
@@ -103,6 +114,7 @@ final class NetlinkEngine: @unchecked Sendable {
 
     private func handleReadable() {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard let sockets else { return }
         let result = sockets.events.drain()
         count(result)
         if result.overrun {
@@ -119,7 +131,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Names resolve again when links or addresses changed, or a default route's verdict did:
     /// the answer of a split-horizon or link-local name server may depend on them.
     private func resolveHostsIfNetworkMoved(linksOrAddressesMoved: Bool) {
-        guard !hosts.isEmpty else { return }
+        guard !hosts.isEmpty, let sockets else { return }
         let oracle = RouteOracle(socket: sockets.lookup)
         let verdicts = [RouteQuestion.defaultRoute(.ipv4), RouteQuestion.defaultRoute(.ipv6)].map {
             Evaluator.verdict(for: oracle.answer($0), in: snapshot)
@@ -133,6 +145,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Reads what is queued without waiting for the read source, so a synchronous evaluation sees
     /// every event the kernel sent before it.
     private func drainAndRefresh() {
+        guard let sockets else { return }
         let result = sockets.events.drain()
         count(result)
         if result.overrun { scheduleResync() }
@@ -172,6 +185,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// the monitors through the normal callbacks.
     private func resync() {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard let sockets else { return }
         lastResync = .now()
         counters.resyncs += 1
         _ = sockets.events.drain()
@@ -206,6 +220,9 @@ final class NetlinkEngine: @unchecked Sendable {
     /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
     private func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false) -> [NetworkPath?] {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard let sockets else {
+            return targets.map { _ in NetworkPath.unsatisfied(.namespaceUnavailable) }
+        }
         refreshPolicyIfChanged()
         let oracle = RouteOracle(socket: sockets.lookup)
         var answers: [RouteQuestion: RouteAnswer] = [:]
@@ -252,11 +269,36 @@ extension NetlinkEngine {
     /// Classifies the links again when `ReachabilitySettings.interfacePolicy` changed.
     fileprivate func refreshPolicyIfChanged() {
         let generation = ReachabilitySettings.interfacePolicyWithGeneration.1
-        if generation != policyGeneration {
+        if generation != policyGeneration, let sockets {
             policyGeneration = generation
             snapshot = sockets.freshSnapshot()
         }
     }
+
+    /// The namespace is gone: close the sockets (they kept the kernel's namespace alive), tell
+    /// every monitor, stop resolving, and leave the registry.
+    fileprivate func namespaceVanished() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard sockets != nil else { return }
+        logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(namespace)"])
+        source.cancel()
+        sockets = nil
+        vanishWatcher = nil
+        configurationWatcher = nil
+        for name in hosts.keys {
+            hosts[name]?.timer?.cancel()
+            hosts[name]?.timer = nil
+            hosts[name]?.releaseWaiters()
+        }
+        if !hosts.isEmpty { resolverPool.stop() }
+        EngineRegistry.forget(self)
+        for core in subscribers.values {
+            core.receive(.unsatisfied(.namespaceUnavailable))
+        }
+    }
+
+    /// Whether the namespace vanished; a blocking hop onto the queue.
+    var hasVanished: Bool { queue.sync { sockets == nil } }
 }
 
 /// What the engine has done, for tests, logs and benchmarks.
