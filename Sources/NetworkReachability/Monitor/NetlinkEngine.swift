@@ -29,6 +29,10 @@ final class NetlinkEngine: @unchecked Sendable {
     // Confined to `queue`.
     fileprivate var snapshot: KernelSnapshot
     fileprivate var policyGeneration: UInt64 = 0
+    /// Moves whenever links, addresses, routes or rules may have changed.
+    private var routingGeneration: UInt64 = 0
+    /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
+    private var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
     private var subscribers: [ObjectIdentifier: MonitorCore] = [:]
     private var nameServers: NameServerConfiguration
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
@@ -121,6 +125,7 @@ final class NetlinkEngine: @unchecked Sendable {
             scheduleResync()
         }
         guard result.linksOrAddressesChanged || result.routesChanged else { return }
+        routingGeneration &+= 1
         let previous = snapshot
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
         guard result.routesChanged || snapshot != previous else { return }
@@ -150,6 +155,7 @@ final class NetlinkEngine: @unchecked Sendable {
         count(result)
         if result.overrun { scheduleResync() }
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
+        if result.anythingChanged { routingGeneration &+= 1 }
         if result.anythingChanged && !subscribers.isEmpty {
             reevaluateSubscribers()
         }
@@ -188,6 +194,7 @@ final class NetlinkEngine: @unchecked Sendable {
         guard let sockets else { return }
         lastResync = .now()
         counters.resyncs += 1
+        routingGeneration &+= 1
         _ = sockets.events.drain()
         do {
             try sockets.events.refill(using: sockets.lookup.netlinkSocket)
@@ -234,7 +241,10 @@ final class NetlinkEngine: @unchecked Sendable {
             return answer
         }
         let supportsDNS = nameServers.refresh()
-        let preference = defaultRouteMetrics(answer)
+        if preferenceCache?.generation != routingGeneration {
+            preferenceCache = (routingGeneration, defaultRouteMetrics(answer))
+        }
+        let preference = preferenceCache!.metrics
         return targets.map { target -> NetworkPath? in
             var resolution: HostResolution?
             if case .host(let name) = target {
@@ -272,6 +282,7 @@ extension NetlinkEngine {
         if generation != policyGeneration, let sockets {
             policyGeneration = generation
             snapshot = sockets.freshSnapshot()
+            routingGeneration &+= 1
         }
     }
 
