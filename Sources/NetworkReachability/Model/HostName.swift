@@ -23,8 +23,7 @@ enum HostName {
                 throw fail("the label '\(label)' is \(label.utf8.count) bytes long; a label has at most \(maximumLabelLength)")
             }
             if let bad = label.unicodeScalars.first(where: { !isAllowed($0) }) {
-                let shown = bad.value < 0x20 || bad.value == 0x7f ? "\\u{\(String(bad.value, radix: 16))}" : String(bad)
-                throw fail("the character '\(shown)' cannot appear in a host name (letters, digits, '-' and '_' only; use punycode for IDNs)")
+                throw fail("the character '\(bad)' cannot appear in a host name (letters, digits, '-' and '_' only; use punycode for IDNs)")
             }
             if label.hasPrefix("-") || label.hasSuffix("-") {
                 throw fail("the label '\(label)' starts or ends with '-'")

@@ -21,14 +21,19 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
     /// A system call failed.
     case system(function: String, errno: Int32)
 
+    /// One line, with control characters in user-supplied text made visible.
     public var description: String {
+        Self.printable(unescapedDescription)
+    }
+
+    private var unescapedDescription: String {
         switch self {
         case .invalidAddress(let text, let reason):
             return "invalid address '\(text)': \(reason) (give an IPv4 address such as 192.0.2.1, or an IPv6 address such as 2001:db8::1 or fe80::1%eth0)"
         case .invalidSocketAddress(let reason):
             return "invalid socket address: \(reason) (pass a sockaddr_in or sockaddr_in6 with its family set)"
         case .invalidHostName(let name, let reason):
-            return "invalid host name '\(Self.printable(name))': \(reason)"
+            return "invalid host name '\(name)': \(reason)"
         case .namespaceNotFound(let path):
             return "network namespace '\(path)' does not exist (list them with 'ip netns list', make one with 'ip netns add NAME')"
         case .namespaceNotEnterable(let path, let function, let errno):

@@ -40,19 +40,26 @@ struct NameServerConfiguration {
     private static func read(_ path: String) -> Bool {
         guard let file = fopen(path, "r") else { return false }
         defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) > 0, let line {
-            let text = String(cString: line).trimmingLeadingWhitespace()
-            if text.hasPrefix("nameserver") && text.dropFirst("nameserver".count).contains(where: { !$0.isWhitespace }) {
-                return true
-            }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        // resolv.conf is small; 1 MiB is far past any real one and bounds a hostile file.
+        while text.utf8.count < 1 << 20, fgets(&buffer, Int32(buffer.count), file) != nil {
+            text += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
+        return hasNameServer(inResolvConf: text)
+    }
+
+    /// Whether resolv.conf text names at least one server: a `nameserver` line with an argument
+    /// (comments with `#` or `;` ignored), as glibc's resolver reads it.
+    static func hasNameServer(inResolvConf text: String) -> Bool {
+        for rawLine in text.split(whereSeparator: { $0 == "\n" }) {
+            let line = rawLine.drop(while: { $0 == " " || $0 == "\t" })
+            guard line.hasPrefix("nameserver") else { continue }
+            let rest = line.dropFirst("nameserver".count)
+            guard let first = rest.first, first == " " || first == "\t" else { continue }
+            let argument = rest.drop(while: { $0 == " " || $0 == "\t" })
+            if let start = argument.first, start != "#", start != ";", !start.isWhitespace { return true }
         }
         return false
     }
-}
-
-private extension String {
-    func trimmingLeadingWhitespace() -> Substring { drop(while: { $0.isWhitespace }) }
 }

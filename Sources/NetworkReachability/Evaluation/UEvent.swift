@@ -1,0 +1,13 @@
+/// The `KEY=value` lines of a sysfs `uevent` file.
+enum UEvent {
+    static func parse(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            guard let equals = line.firstIndex(of: "="), equals != line.startIndex else { continue }
+            let key = String(line[..<equals])
+            guard key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
+            fields[key] = String(line[line.index(after: equals)...])
+        }
+        return fields
+    }
+}
