@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "NetworkReachability", targets: ["NetworkReachability"]),
+        // Apple's names (SCNetworkReachability..., NWPathMonitor) over NetworkReachability.
+        .library(name: "ReachabilityCompat", targets: ["ReachabilityCompat"]),
         .executable(name: "reachability", targets: ["reachability"]),
     ],
     dependencies: [
@@ -30,6 +32,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
+        // Ported Apple-style programs; `swift build` builds them, so they stay true.
+        .executableTarget(name: "sc-monitor", dependencies: ["ReachabilityCompat"], path: "Examples/sc-monitor"),
+        .executableTarget(name: "af-manager", dependencies: ["NetworkReachability"], path: "Examples/af-manager"),
+        .executableTarget(name: "nw-monitor", dependencies: ["ReachabilityCompat"], path: "Examples/nw-monitor"),
         .executableTarget(
             name: "reachability",
             dependencies: [
@@ -38,7 +45,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability", "ReachabilityCompat"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,217 @@
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// AFNetworkReachabilityManager's face: a status (`unknown`, `notReachable`, `reachableViaWWAN`,
+/// `reachableViaWiFi`), a block, a delegate and a notification, over a `PathMonitor`.
+///
+/// ```swift
+/// let manager = try ReachabilityManager(domain: "example.com")
+/// manager.setReachabilityStatusChangeBlock { status in
+///     print("Reachability: \(status.localizedDescription)")
+/// }
+/// manager.startMonitoring()
+/// ```
+///
+/// After `startMonitoring()` the first status is always delivered, even "Not Reachable"; after
+/// that a status is delivered only when it differs from the last one delivered, so flags that
+/// change without changing the status (an `isDirect` that comes and goes) deliver nothing. For
+/// each status the block runs first, then the delegate, then `didChangeNotification` is posted on
+/// `NotificationCenter.default`, all on the manager's queue and in the order the states arose.
+///
+/// **The queue.** AFNetworking delivers on the main queue. This manager delivers on its own
+/// `queue`, a private serial queue unless `init(monitor:queue:)` is given one, because the main
+/// queue of a Linux service often never runs: a server blocked in its own event loop, or one that
+/// never calls `dispatchMain()`, would never hear of a change. Pass `DispatchQueue.main` to get
+/// AFNetworking's behaviour in a program that does run the main queue.
+///
+/// `Sendable`: every stored property is a `let` of a Sendable type; the mutable state sits in one
+/// `Mutex`, and no user code runs under it.
+public final class ReachabilityManager: Sendable {
+    /// The general path of this process's namespace, as AFNetworking's `sharedManager` watches the
+    /// zero address: the better of the IPv4 (`0.0.0.0`) and IPv6 (`::`) default routes.
+    ///
+    /// If the engine cannot start (netlink unusable in this process), the shared manager still
+    /// exists, never crashes, and its status stays `.unknown`; the failure is logged.
+    public static let shared: ReachabilityManager = {
+        do {
+            return ReachabilityManager(monitor: try PathMonitor(namespace: .current))
+        } catch {
+            Logger(label: "network-reachability").error(
+                "ReachabilityManager.shared cannot monitor: \(error); its status stays unknown")
+            return ReachabilityManager(unavailableMonitorOn: nil)
+        }
+    }()
+
+    /// The name of the notification posted on `NotificationCenter.default` after each status
+    /// change, with the manager as its object; AFNetworking's
+    /// `AFNetworkingReachabilityDidChangeNotification`, with the same string.
+    public static let didChangeNotification = Notification.Name("com.alamofire.networking.reachability.change")
+
+    /// The `userInfo` key of the new status in `didChangeNotification`:
+    /// `notification.userInfo?[ReachabilityManager.statusUserInfoKey] as? ReachabilityStatus`.
+    /// AFNetworking's `AFNetworkingReachabilityNotificationStatusItem`, with the same string (its
+    /// value there is an `NSNumber`; here it is the `ReachabilityStatus` itself).
+    public static let statusUserInfoKey = "AFNetworkingReachabilityNotificationStatusItem"
+
+    /// The queue on which the block, the delegate and the notification run.
+    public let queue: DispatchQueue
+
+    /// The monitor whose flags this manager turns into statuses; nil only for a `shared` manager
+    /// whose engine could not start.
+    private let monitor: PathMonitor?
+    private let state = Mutex(State())
+
+    private struct WeakDelegate {
+        weak var delegate: (any ReachabilityManagerDelegate)?
+    }
+
+    private struct State {
+        var status: ReachabilityStatus = .unknown
+        /// The last status delivered since `startMonitoring()`; nil until the first one.
+        var lastDelivered: ReachabilityStatus?
+        var isMonitoring = false
+        var block: (@Sendable (ReachabilityStatus) -> Void)?
+        var delegate = WeakDelegate()
+    }
+
+    // MARK: - Create
+
+    /// A manager over `monitor`, delivering on `queue`.
+    ///
+    /// The manager takes the monitor over: it sets the monitor's flags handler
+    /// (`PathMonitor.setCallback(_:)`) and schedules and unschedules it. Make a monitor for any
+    /// target or namespace, e.g. `PathMonitor(namespace: .named("blue"))`.
+    /// - Parameters:
+    ///   - monitor: the monitor to follow.
+    ///   - queue: where the block, the delegate and the notification run; default (nil): a private
+    ///     serial queue, not the main queue (see the type's documentation for why).
+    public init(monitor: PathMonitor, queue: DispatchQueue? = nil) {
+        self.monitor = monitor
+        self.queue = queue ?? Self.makePrivateQueue()
+    }
+
+    private init(unavailableMonitorOn queue: DispatchQueue?) {
+        self.monitor = nil
+        self.queue = queue ?? Self.makePrivateQueue()
+    }
+
+    private static func makePrivateQueue() -> DispatchQueue {
+        DispatchQueue(label: "network-reachability.manager")
+    }
+
+    /// A manager for a host name (`managerForDomain:`): the name is resolved and every address
+    /// evaluated, as `PathMonitor(host:)` does.
+    ///
+    /// - Parameter domain: a host name such as `example.com`, or an IP literal.
+    /// - Throws: `ReachabilityError.invalidHostName`, or a namespace error.
+    public convenience init(domain: String) throws(ReachabilityError) {
+        self.init(monitor: try PathMonitor(host: domain))
+    }
+
+    /// A manager for one address (`managerForAddress:`), given as a string.
+    ///
+    /// - Parameter address: an IPv4 or IPv6 address; `0.0.0.0` and `::` watch that family's default route.
+    /// - Throws: `ReachabilityError.invalidAddress`, or a namespace error.
+    public convenience init(address: String) throws(ReachabilityError) {
+        self.init(monitor: try PathMonitor(address: address))
+    }
+
+    /// A manager for the address in a `sockaddr_in` or `sockaddr_in6` (`managerForAddress:`).
+    ///
+    /// - Parameter address: the socket address; it is copied.
+    /// - Throws: `ReachabilityError.invalidSocketAddress` for any other family, or a namespace error.
+    public convenience init(address: UnsafePointer<sockaddr>) throws(ReachabilityError) {
+        self.init(monitor: try PathMonitor(address: address))
+    }
+
+    deinit {
+        monitor?.unschedule()
+        monitor?.setCallback(nil)
+    }
+
+    // MARK: - Status
+
+    /// The last status delivered, `.unknown` until monitoring has evaluated once.
+    ///
+    /// It is set on the manager's queue just before the block runs, and kept by `stopMonitoring()`.
+    public var status: ReachabilityStatus {
+        state.withLock { $0.status }
+    }
+
+    /// Whether `status` is `reachableViaWWAN` or `reachableViaWiFi`.
+    public var isReachable: Bool { status.isReachable }
+
+    /// Whether `status` is `reachableViaWWAN`.
+    public var isReachableViaWWAN: Bool { status == .reachableViaWWAN }
+
+    /// Whether `status` is `reachableViaWiFi` (on Linux: any interface that is not cellular).
+    public var isReachableViaWiFi: Bool { status == .reachableViaWiFi }
+
+    /// AFNetworking's text for `status`: "Unknown", "Not Reachable", "Reachable via WWAN" or "Reachable via WiFi".
+    public var localizedNetworkReachabilityStatusString: String {
+        status.localizedDescription
+    }
+
+    /// Told of each status change on the manager's queue, after the block and before the
+    /// notification; held weakly.
+    public weak var delegate: (any ReachabilityManagerDelegate)? {
+        get { state.withLock { $0.delegate.delegate } }
+        set { state.withLock { $0.delegate.delegate = newValue } }
+    }
+
+    /// Sets or clears the block called on the manager's queue with each status change
+    /// (`setReachabilityStatusChangeBlock:`).
+    ///
+    /// - Parameter block: the block; nil clears it.
+    public func setReachabilityStatusChangeBlock(_ block: (@Sendable (ReachabilityStatus) -> Void)?) {
+        state.withLock { $0.block = block }
+    }
+
+    // MARK: - Monitoring
+
+    /// Starts monitoring, or restarts it: the current status is delivered first (even when it equals
+    /// the last one, and even when it is "Not Reachable"), then each change.
+    public func startMonitoring() {
+        guard let monitor else { return }
+        // AFNetworking's startMonitoring stops first; once unschedule returns, no old callback starts.
+        monitor.unschedule()
+        state.withLock { state in
+            state.isMonitoring = true
+            state.lastDelivered = nil
+        }
+        monitor.setCallback { [weak self] flags in
+            self?.monitorDidUpdate(flags)
+        }
+        monitor.setDispatchQueue(queue)
+    }
+
+    /// Stops monitoring. When it returns, no block, delegate call or notification starts, unless it
+    /// was called from inside one. `status` keeps its last value.
+    public func stopMonitoring() {
+        state.withLock { $0.isMonitoring = false }
+        monitor?.unschedule()
+    }
+
+    /// On the manager's queue, for each new flags value of the monitor.
+    private func monitorDidUpdate(_ flags: ReachabilityFlags) {
+        let status = ReachabilityStatus(flags: flags)
+        let callouts = state.withLock { state -> Callouts? in
+            guard state.isMonitoring, state.lastDelivered != status else { return nil }
+            state.lastDelivered = status
+            state.status = status
+            return Callouts(block: state.block, delegate: state.delegate.delegate)
+        }
+        guard let callouts else { return }
+        callouts.block?(status)
+        callouts.delegate?.reachabilityManager(self, didChange: status)
+        NotificationCenter.default.post(
+            name: Self.didChangeNotification, object: self, userInfo: [Self.statusUserInfoKey: status])
+    }
+
+    private struct Callouts {
+        var block: (@Sendable (ReachabilityStatus) -> Void)?
+        var delegate: (any ReachabilityManagerDelegate)?
+    }
+}

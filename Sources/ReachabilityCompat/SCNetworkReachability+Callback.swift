@@ -1,0 +1,101 @@
+import Dispatch
+
+// SCNetworkReachabilitySetCallback, SetDispatchQueue and GetFlags, with the arguments of Apple's
+// Swift overlay.
+
+/// Sets or clears the target's callback (`SCNetworkReachabilitySetCallback`).
+///
+/// The context is copied and its `retain` called on `info` now; the callback receives what
+/// `retain` returned (or `info`, without a `retain`). The context's `release` is called exactly
+/// once: when the callback is replaced or cleared, or the target goes away, after a callback in
+/// flight returns. A closure literal that captures nothing converts to the callback type:
+///
+/// ```swift
+/// SCNetworkReachabilitySetCallback(reachability, { (_, flags, info) in
+///     guard let info else { return }
+///     Unmanaged<Monitor>.fromOpaque(info).takeUnretainedValue().update(flags)
+/// }, &context)
+/// ```
+/// - Parameters:
+///   - target: the target.
+///   - callout: the callback, or nil to clear it (the context is then ignored).
+///   - context: the context, or nil for a nil `info`.
+/// - Returns: true.
+@discardableResult
+public func SCNetworkReachabilitySetCallback(
+    _ target: SCNetworkReachability, _ callout: SCNetworkReachabilityCallBack?,
+    _ context: UnsafeMutablePointer<SCNetworkReachabilityContext>?
+) -> Bool {
+    let retained = callout == nil ? nil : RetainedContext(context?.pointee)
+    TargetRecord.of(target).setCallback(callout, context: retained)
+    return true
+}
+
+/// Schedules the target's callbacks on `queue`, or unschedules them with nil
+/// (`SCNetworkReachabilitySetDispatchQueue`).
+///
+/// Scheduling delivers the current state at once, even "not reachable", then one callback per
+/// change of the flags. Unscheduling is a barrier: when it returns, no callback of the target runs
+/// or starts (unless it was called from inside one).
+/// - Parameters:
+///   - target: the target.
+///   - queue: the queue, or nil to unschedule.
+/// - Returns: true; false with `SCError()` set to `kSCStatusInvalidArgument`, as Apple's, when
+///   scheduling a target that is already scheduled (on a queue or a run loop), or unscheduling
+///   one that is not scheduled on a queue.
+@discardableResult
+public func SCNetworkReachabilitySetDispatchQueue(_ target: SCNetworkReachability, _ queue: DispatchQueue?) -> Bool {
+    let record = TargetRecord.of(target)
+    let moved = record.reschedule { current in
+        switch (current, queue) {
+        case (.none, let queue?): .queue(queue)
+        case (.queue, nil): TargetRecord.Schedule.none
+        default: nil
+        }
+    }
+    guard moved else {
+        setSCError(Int32(kSCStatusInvalidArgument))
+        return false
+    }
+    if let queue {
+        target.setDispatchQueue(queue)
+    } else {
+        target.unschedule()
+    }
+    return true
+}
+
+/// Reads the target's flags now (`SCNetworkReachabilityGetFlags`).
+///
+/// Works whether or not the target is scheduled; for a host name that was never resolved it first
+/// waits for the resolution (5 s at most).
+/// - Parameters:
+///   - target: the target.
+///   - flags: receives the flags; an empty set when the call fails.
+/// - Returns: true; false with `SCError()` set to `kSCStatusReachabilityUnknown` when they cannot
+///   be determined.
+@discardableResult
+public func SCNetworkReachabilityGetFlags(_ target: SCNetworkReachability, _ flags: UnsafeMutablePointer<SCNetworkReachabilityFlags>) -> Bool {
+    do {
+        flags.pointee = try target.flags()
+        return true
+    } catch {
+        flags.pointee = []
+        setSCError(Int32(kSCStatusReachabilityUnknown))
+        return false
+    }
+}
+
+/// `SCNetworkReachabilityGetFlags` for the first argument of a callback, so that a callback that
+/// asks its target for the flags compiles as it does against Apple's SDK.
+///
+/// - Parameters:
+///   - target: the `OpaquePointer` a `SCNetworkReachabilityCallBack` received, used during that
+///     callback (any other pointer is undefined behaviour).
+///   - flags: receives the flags.
+/// - Returns: as the other overload.
+@discardableResult
+public func SCNetworkReachabilityGetFlags(_ target: OpaquePointer, _ flags: UnsafeMutablePointer<SCNetworkReachabilityFlags>) -> Bool {
+    let monitor = Unmanaged<PathMonitor>.fromOpaque(UnsafeRawPointer(target)).takeUnretainedValue()
+    return SCNetworkReachabilityGetFlags(monitor, flags)
+}
