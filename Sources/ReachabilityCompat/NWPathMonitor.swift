@@ -14,17 +14,9 @@ extension PathMonitor {
     /// `NWPathMonitor()`: the general path of `ReachabilityCompat.defaultNamespace`, made without
     /// `try`, as Apple's cannot fail.
     ///
-    /// Precondition: the namespace can be watched. In the process's own namespace (the default)
-    /// that fails only when netlink is unusable (no `NETLINK_ROUTE` socket can be opened); a
-    /// `defaultNamespace` that does not exist or may not be entered is a programming error here.
-    /// Either stops the program with the reason. Use `try PathMonitor(namespace:)` to handle the
-    /// error instead.
+    /// When that namespace cannot be opened, the monitor reports `unsatisfied` with
+    /// `namespaceUnavailable` and its `setupError` says why; it never stops the program.
     public convenience init() {
-        let namespace = defaultNamespace
-        do {
-            try self.init(namespace: namespace)
-        } catch {
-            fatalError("NWPathMonitor(): cannot watch namespace '\(namespace)': \(error) (use 'try PathMonitor(namespace:)' to handle this error)")
-        }
+        self.init(requiredInterfaceType: nil, prohibitedInterfaceTypes: [], namespace: defaultNamespace)
     }
 }

@@ -22,7 +22,7 @@ final class ReachabilityManagerTests: XCTestCase {
         private let delegate: EventDelegate
 
         init(namespace: PortingNamespace) throws {
-            monitor = try PathMonitor(namespace: namespace.networkNamespace)
+            monitor = PathMonitor(namespace: namespace.networkNamespace)
             manager = ReachabilityManager(monitor: monitor, queue: queue)
             let events = self.events
             let statuses = self.statuses
@@ -191,7 +191,7 @@ final class ReachabilityManagerTests: XCTestCase {
             let statuses = Recorder<ReachabilityStatus>()
             let queue = DispatchQueue(label: "ReachabilityManagerTests.release")
             do {
-                let manager = ReachabilityManager(monitor: try PathMonitor(namespace: namespace.networkNamespace), queue: queue)
+                let manager = ReachabilityManager(monitor: PathMonitor(namespace: namespace.networkNamespace), queue: queue)
                 weakManager = manager
                 manager.setReachabilityStatusChangeBlock { statuses.append($0) }
                 manager.startMonitoring()

@@ -14,9 +14,9 @@ extension PathMonitor: AsyncSequence {
         let engine = self.engine
         continuation.onTermination = { _ in
             core.removeStream(id)
-            if !core.isActive { engine.unsubscribe(core) }
+            if !core.isActive { engine?.unsubscribe(core) }
         }
-        engine.subscribe(core)
+        subscribe()
         return stream.makeAsyncIterator()
     }
 }

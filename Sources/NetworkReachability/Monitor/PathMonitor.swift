@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,7 +47,13 @@ public final class PathMonitor: Sendable {
     public typealias Callback = @convention(c) (OpaquePointer, ReachabilityFlags, UnsafeMutableRawPointer?) -> Void
 
     let core: MonitorCore
-    let engine: NetlinkEngine
+    /// nil when the non-throwing general-path initialiser could not open its namespace (`setupError` says why).
+    let engine: NetlinkEngine?
+    /// Why this monitor cannot watch its namespace: set only by the non-throwing
+    /// `init(requiredInterfaceType:prohibitedInterfaceTypes:namespace:)` when the namespace could
+    /// not be opened. Such a monitor reports `unsatisfied` with `namespaceUnavailable`, and
+    /// `flags()` throws this error. nil for every working monitor.
+    public let setupError: ReachabilityError?
     /// Set for host-name targets.
     let hostOptions: HostResolutionOptions?
     /// The namespace this monitor watches.
@@ -55,9 +62,23 @@ public final class PathMonitor: Sendable {
     /// The target as given, `*` for the general path: what `reachability` prints.
     public var targetDescription: String { core.target.description }
 
-    init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions? = nil) throws(ReachabilityError) {
-        let engine = try EngineRegistry.engine(for: namespace)
+    convenience init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions? = nil) throws(ReachabilityError) {
+        self.init(target: target, namespace: namespace, hostOptions: hostOptions, engine: try EngineRegistry.engine(for: namespace))
+    }
+
+    /// A monitor whose namespace could not be opened: it says so, and never crashes its host.
+    init(unavailable target: MonitorTarget, namespace: NetworkNamespace, error: ReachabilityError) {
+        self.engine = nil
+        self.setupError = error
+        self.namespace = namespace
+        self.hostOptions = nil
+        self.core = MonitorCore(target: target, initial: .unsatisfied(.namespaceUnavailable))
+        core.attach(owner: self)
+    }
+
+    init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions?, engine: NetlinkEngine) {
         self.engine = engine
+        self.setupError = nil
         self.namespace = namespace
         if case .host(let name) = target {
             let options = hostOptions ?? .default
@@ -72,10 +93,28 @@ public final class PathMonitor: Sendable {
 
     deinit {
         core.tearDown()
-        engine.unsubscribe(core)
+        engine?.unsubscribe(core)
         if case .host(let name) = core.target, let hostOptions {
-            engine.unregisterHost(name, options: hostOptions)
+            engine?.unregisterHost(name, options: hostOptions)
         }
+    }
+
+    /// Starts the engine's deliveries to the core (the first one at once).
+    func subscribe() {
+        if let engine {
+            engine.subscribe(core)
+        } else {
+            core.receive(.unsatisfied(.namespaceUnavailable))
+        }
+    }
+
+    /// Stops them, unless the core is still scheduled or iterated.
+    func unsubscribeIfIdle() {
+        if !core.isActive { engine?.unsubscribe(core) }
+    }
+
+    private func evaluateNow() -> NetworkPath {
+        engine?.evaluateNow(core.target) ?? .unsatisfied(.namespaceUnavailable)
     }
 
     // MARK: - Create
@@ -143,26 +182,33 @@ public final class PathMonitor: Sendable {
         try self.init(target: target, namespace: namespace)
     }
 
-    /// Monitors the general path, as `NWPathMonitor()` does: the better of the IPv4 and IPv6 default routes.
+    /// Monitors the general path, as `NWPathMonitor()` and `NWPathMonitor(requiredInterfaceType:)` do:
+    /// the better of the IPv4 and IPv6 default routes.
     ///
-    /// - Throws: a namespace error (never for `.current` unless netlink itself fails).
-    public convenience init(namespace: NetworkNamespace = .current) throws(ReachabilityError) {
-        try self.init(target: .general(.none), namespace: namespace)
-    }
-
-    /// Monitors the general path over some interfaces only, as `NWPathMonitor(requiredInterfaceType:)`
-    /// and `NWPathMonitor(prohibitedInterfaceTypes:)` do.
+    /// With a required or prohibited interface type the path is evaluated as if only the allowed
+    /// interfaces existed: each default-route lookup is restricted to one of them
+    /// (`ip route get ... oif IF`), so with Ethernet as the default and Wi-Fi connected too, a
+    /// monitor that requires Wi-Fi is satisfied over Wi-Fi. With no allowed interface the path is
+    /// unsatisfied with `requiredInterfaceUnavailable`.
     ///
-    /// The path is evaluated as if only the allowed interfaces existed: each default-route lookup is
-    /// restricted to one of them (`ip route get ... oif IF`), so with Ethernet as the default and
-    /// Wi-Fi connected too, a monitor that requires Wi-Fi is satisfied over Wi-Fi. With no allowed
-    /// interface the path is unsatisfied with `requiredInterfaceUnavailable`.
-    /// - Throws: a namespace error.
+    /// Like `NWPathMonitor`'s, this initialiser does not throw. When the namespace cannot be opened
+    /// (missing, or no right to enter it), the monitor reports `unsatisfied` with
+    /// `namespaceUnavailable`, `flags()` throws, and `setupError` says what to fix.
+    /// - Parameters:
+    ///   - requiredInterfaceType: only interfaces of this type count; default: any.
+    ///   - prohibitedInterfaceTypes: interfaces of these types do not count; default: none.
+    ///   - namespace: the network namespace to watch; default: the process's own.
     public convenience init(requiredInterfaceType: NetworkInterface.InterfaceType? = nil,
-                            prohibitedInterfaceTypes: [NetworkInterface.InterfaceType] = [],
-                            namespace: NetworkNamespace = .current) throws(ReachabilityError) {
-        let filter = InterfaceFilter(required: requiredInterfaceType, prohibited: Set(prohibitedInterfaceTypes))
-        try self.init(target: .general(filter), namespace: namespace)
+                prohibitedInterfaceTypes: [NetworkInterface.InterfaceType] = [],
+                namespace: NetworkNamespace = .current) {
+        let target = MonitorTarget.general(InterfaceFilter(required: requiredInterfaceType, prohibited: Set(prohibitedInterfaceTypes)))
+        do throws(ReachabilityError) {
+            let engine = try EngineRegistry.engine(for: namespace)
+            self.init(target: target, namespace: namespace, hostOptions: nil, engine: engine)
+        } catch {
+            Logger(label: "network-reachability").notice("monitor cannot watch its namespace", metadata: ["error": "\(error)"])
+            self.init(unavailable: target, namespace: namespace, error: error)
+        }
     }
 
     // MARK: - Callbacks
@@ -196,7 +242,7 @@ public final class PathMonitor: Sendable {
     public func setDispatchQueue(_ queue: DispatchQueue?) -> Bool {
         if let queue {
             core.setQueue(queue)
-            engine.subscribe(core)
+            subscribe()
         } else {
             unschedule()
         }
@@ -206,7 +252,7 @@ public final class PathMonitor: Sendable {
     /// Stops the callbacks; the same as `setDispatchQueue(nil)`.
     public func unschedule() {
         core.setQueue(nil)
-        if !core.isActive { engine.unsubscribe(core) }
+        unsubscribeIfIdle()
     }
 
     // MARK: - Get flags
@@ -216,14 +262,15 @@ public final class PathMonitor: Sendable {
     /// On a scheduled monitor this reads the engine's latest evaluation; on an unscheduled one it
     /// asks the kernel (one round trip). For a host name that was never resolved it first waits
     /// for the resolution, up to the options' `firstResolutionTimeout`.
-    /// - Throws: never today; kept for failures of the namespace to come.
+    /// - Throws: the `setupError` of a monitor whose namespace could not be opened.
     public func flags() throws(ReachabilityError) -> ReachabilityFlags {
-        currentPath.flags
+        if let setupError { throw setupError }
+        return currentPath.flags
     }
 
     /// Waits for the first resolution of a host-name target, up to `options.firstResolutionTimeout`.
     private func awaitFirstResolution() {
-        if case .host(let name) = core.target, let hostOptions {
+        if case .host(let name) = core.target, let hostOptions, let engine {
             engine.waitForFirstResolution(of: name, timeout: hostOptions.firstResolutionTimeout)
         }
     }
@@ -257,10 +304,10 @@ public final class PathMonitor: Sendable {
         awaitFirstResolution()
         if core.isActive {
             // Scheduled: the engine keeps `current` fresh, but a name's first answer may still be on its way in.
-            if case .host = core.target { return engine.evaluateNow(core.target) }
+            if case .host = core.target { return evaluateNow() }
             return core.current
         }
-        let path = engine.evaluateNow(core.target)
+        let path = evaluateNow()
         core.store(path)
         return path
     }

@@ -35,13 +35,13 @@ public final class ReachabilityManager: Sendable {
     /// If the engine cannot start (netlink unusable in this process), the shared manager still
     /// exists, never crashes, and its status stays `.unknown`; the failure is logged.
     public static let shared: ReachabilityManager = {
-        do {
-            return ReachabilityManager(monitor: try PathMonitor(namespace: .current))
-        } catch {
+        let monitor = PathMonitor()
+        if let error = monitor.setupError {
             Logger(label: "network-reachability").error(
                 "ReachabilityManager.shared cannot monitor: \(error); its status stays unknown")
             return ReachabilityManager(unavailableMonitorOn: nil)
         }
+        return ReachabilityManager(monitor: monitor)
     }()
 
     /// The name of the notification posted on `NotificationCenter.default` after each status
