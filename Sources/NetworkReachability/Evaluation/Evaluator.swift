@@ -145,7 +145,8 @@ enum Evaluator {
     ///   - supportsDNS: whether a name server is configured for the namespace.
     ///   - preference: the metric of each interface's default route, for the order of `availableInterfaces`.
     static func path(for verdict: RouteVerdict, familyVerdicts: [IPAddress.Family: RouteVerdict],
-                     in snapshot: KernelSnapshot, supportsDNS: Bool, preference: [Int: UInt32] = [:]) -> NetworkPath {
+                     in snapshot: KernelSnapshot, supportsDNS: Bool, preference: [Int: UInt32] = [:],
+                     available: [NetworkInterface]? = nil) -> NetworkPath {
         let status = ReachabilityStatus(flags: verdict.flags)
         let pathStatus: NetworkPath.Status =
             status.isReachable ? .satisfied
@@ -159,7 +160,8 @@ enum Evaluator {
             unsatisfiedReason: pathStatus == .satisfied ? nil : (verdict.reason ?? .noRoute),
             flags: verdict.flags,
             interface: interface,
-            availableInterfaces: availableInterfaces(in: snapshot, first: interface?.index, preference: preference),
+            availableInterfaces: reordered(available ?? availableInterfaces(in: snapshot, first: nil, preference: preference),
+                                           first: interface, in: snapshot),
             gateways: verdict.gateways.map(\.addressString),
             isExpensive: interface?.isExpensive ?? false,
             isConstrained: interface?.isConstrained ?? false,
@@ -188,10 +190,24 @@ enum Evaluator {
             .map(InterfaceClassifier.interface(for:))
     }
 
+    /// `available` (ordered with no path interface first) with `first` moved to the front. The list
+    /// is returned as it is when nothing moves, so the paths of many targets share one array.
+    static func reordered(_ available: [NetworkInterface], first: NetworkInterface?, in snapshot: KernelSnapshot) -> [NetworkInterface] {
+        guard let first, available.first?.index != first.index else { return available }
+        if let position = available.firstIndex(where: { $0.index == first.index }) {
+            var list = available
+            list.insert(list.remove(at: position), at: 0)
+            return list
+        }
+        // Not in the list: loopback, which counts only when the path uses it.
+        guard let link = snapshot.links[first.index], link.isLoopback, link.isUp else { return available }
+        return [first] + available
+    }
+
     /// Evaluates a target end to end, given the answers to its questions.
     static func evaluate(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
                          in snapshot: KernelSnapshot, supportsDNS: Bool, resolution: HostResolution? = nil,
-                         preference: [Int: UInt32] = [:]) -> NetworkPath {
+                         preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
         var best: RouteVerdict
         var families: [IPAddress.Family: RouteVerdict] = [:]
         if let questions {
@@ -206,7 +222,8 @@ enum Evaluator {
             default: best = .noRoute
             }
         }
-        var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference)
+        var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference,
+                        available: available)
         guard case .host = target else { return path }
         let resolution = resolution ?? HostResolution()
         path.resolvedAddresses = resolution.addresses.map(\.description)

@@ -245,6 +245,8 @@ final class NetlinkEngine: @unchecked Sendable {
             preferenceCache = (routingGeneration, defaultRouteMetrics(answer))
         }
         let preference = preferenceCache!.metrics
+        // One ordered list for the pass; each path moves its own interface to the front.
+        let available = Evaluator.availableInterfaces(in: snapshot, first: nil, preference: preference)
         return targets.map { target -> NetworkPath? in
             var resolution: HostResolution?
             if case .host(let name) = target {
@@ -254,7 +256,8 @@ final class NetlinkEngine: @unchecked Sendable {
             let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
             let targetAnswers = (questions ?? []).map(answer)
             return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
-                                      supportsDNS: supportsDNS, resolution: resolution, preference: preference)
+                                      supportsDNS: supportsDNS, resolution: resolution, preference: preference,
+                                      available: available)
         }
     }
 }
