@@ -222,6 +222,10 @@ enum Evaluator {
             default: best = .noRoute
             }
         }
+        if case .pair(let local?, nil) = target {
+            // Nothing is asked of the kernel: the held local address speaks for its own family.
+            families[local.family] = best
+        }
         var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference,
                         available: available)
         guard case .host = target else { return path }

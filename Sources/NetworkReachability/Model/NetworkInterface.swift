@@ -45,5 +45,8 @@ public struct NetworkInterface: Sendable, Hashable, CustomStringConvertible {
         self.isConstrained = isConstrained
     }
 
-    public var description: String { "\(name)(\(index), \(type))" }
+    /// `eth0(2, wiredEthernet)`, with `, expensive` and `, constrained` when they apply.
+    public var description: String {
+        "\(name)(\(index), \(type)\(isExpensive ? ", expensive" : "")\(isConstrained ? ", constrained" : ""))"
+    }
 }

@@ -139,6 +139,15 @@ final class MonitorCore: Sendable {
         }
     }
 
+    /// Ends every iteration (`cancel()`).
+    func finishStreams() {
+        let streams = state.withLock { state -> [Stream] in
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        streams.forEach { $0.continuation.finish() }
+    }
+
     func removeStream(_ id: UInt64) {
         state.withLock { _ = $0.streams.removeValue(forKey: id) }
     }

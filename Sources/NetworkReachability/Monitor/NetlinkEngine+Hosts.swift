@@ -8,7 +8,6 @@ extension NetlinkEngine {
         let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
         let timeout = options.firstResolutionTimeout.nanosecondsClamped
         queue.sync {
-            startWatchingConfiguration()
             let isNew = hosts[name] == nil
             hosts[name, default: HostEntry()].intervals.append(interval)
             armTimer(for: name)
@@ -112,13 +111,19 @@ extension NetlinkEngine {
         hosts[name]?.timerInterval = interval
     }
 
-    private func startWatchingConfiguration() {
+    /// Follows resolv.conf and hosts (and their `/etc/netns/NAME` copies): names resolve again, and
+    /// every path is evaluated again since `supportsDNS` may have changed.
+    func startWatchingConfiguration() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard configurationWatcher == nil else { return }
         configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, queue: queue) { [weak self] in
             guard let self else { return }
-            self.logger.debug("resolver configuration changed; resolving again", metadata: ["namespace": "\(self.namespace)"])
-            self.resolverPool.configurationChanged()
-            self.resolveAllHosts()
+            self.logger.debug("resolver configuration changed", metadata: ["namespace": "\(self.namespace)"])
+            if !self.hosts.isEmpty {
+                self.resolverPool.configurationChanged()
+                self.resolveAllHosts()
+            }
+            self.reevaluateSubscribers()
         }
     }
 }

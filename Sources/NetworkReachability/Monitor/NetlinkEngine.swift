@@ -39,7 +39,14 @@ final class NetlinkEngine: @unchecked Sendable {
     private var resyncScheduled = false
     var counters = EngineCounters()
     var hosts: [String: HostEntry] = [:]
-    lazy var resolverPool = ResolverPool(namespace: namespace)
+    /// Made with the first host name; stopped with the engine or the namespace.
+    private var resolverPoolIfStarted: ResolverPool?
+    var resolverPool: ResolverPool {
+        if let pool = resolverPoolIfStarted { return pool }
+        let pool = ResolverPool(namespace: namespace)
+        resolverPoolIfStarted = pool
+        return pool
+    }
     var configurationWatcher: ResolverConfigurationWatcher?
     /// The default routes' verdicts when names were last resolved: names resolve again when they move.
     private var defaultRouteVerdicts: [RouteVerdict] = []
@@ -72,6 +79,7 @@ final class NetlinkEngine: @unchecked Sendable {
             vanishWatcher = NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue) { [weak self] in
                 self?.namespaceVanished()
             }
+            startWatchingConfiguration()
         }
         logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
     }
@@ -79,7 +87,7 @@ final class NetlinkEngine: @unchecked Sendable {
     deinit {
         source.cancel()
         for entry in hosts.values { entry.timer?.cancel() }
-        if !hosts.isEmpty || configurationWatcher != nil { resolverPool.stop() }
+        resolverPoolIfStarted?.stop()
         logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
     }
 
@@ -205,7 +213,7 @@ final class NetlinkEngine: @unchecked Sendable {
         reevaluateSubscribers()
     }
 
-    private func reevaluateSubscribers() {
+    func reevaluateSubscribers() {
         deliver(to: Array(subscribers.values))
     }
 
@@ -304,7 +312,7 @@ extension NetlinkEngine {
             hosts[name]?.timer = nil
             hosts[name]?.releaseWaiters()
         }
-        if !hosts.isEmpty { resolverPool.stop() }
+        resolverPoolIfStarted?.stop()
         EngineRegistry.forget(self)
         for core in subscribers.values {
             core.receive(.unsatisfied(.namespaceUnavailable))

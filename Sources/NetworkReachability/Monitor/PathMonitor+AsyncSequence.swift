@@ -2,13 +2,29 @@ extension PathMonitor: AsyncSequence {
     public typealias Element = NetworkPath
     public typealias Failure = Never
 
-    /// Iterating starts monitoring: the first element is the current path, then one per change.
-    /// The sequence ends when the monitor is released; ending the iteration stops it.
-    public func makeAsyncIterator() -> AsyncStream<NetworkPath>.Iterator {
+    /// Iterates the paths of a monitor; holds the monitor, so `for await path in try PathMonitor(...)` works.
+    public struct Iterator: AsyncIteratorProtocol {
+        // The monitor lives as long as the iteration: nothing else may hold it.
+        let monitor: PathMonitor
+        var paths: AsyncStream<NetworkPath>.Iterator
+
+        public mutating func next() async -> NetworkPath? {
+            await paths.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> NetworkPath? {
+            await paths.next(isolation: actor)
+        }
+    }
+
+    /// Iterating starts monitoring: each iteration is a subscription of its own, whose first element
+    /// is the current path, then one per change of the path. It ends when the monitor is cancelled
+    /// (`cancel()`); when the consuming task is cancelled, its subscription ends and nothing is left behind.
+    public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self, bufferingPolicy: .bufferingNewest(64))
         guard let id = core.addStream(continuation) else {
             continuation.finish()
-            return stream.makeAsyncIterator()
+            return Iterator(monitor: self, paths: stream.makeAsyncIterator())
         }
         let core = self.core
         let engine = self.engine
@@ -17,6 +33,6 @@ extension PathMonitor: AsyncSequence {
             if !core.isActive { engine?.unsubscribe(core) }
         }
         subscribe()
-        return stream.makeAsyncIterator()
+        return Iterator(monitor: self, paths: stream.makeAsyncIterator())
     }
 }

@@ -294,8 +294,12 @@ public final class PathMonitor: Sendable {
         setDispatchQueue(queue)
     }
 
-    /// Stops delivering paths (`NWPathMonitor.cancel()`); the monitor can be started again.
+    /// Stops delivering paths (`NWPathMonitor.cancel()`) and ends every `for await` over this monitor.
+    ///
+    /// Unlike Apple's, it is a barrier (when it returns, no callback of this monitor runs or
+    /// starts, unless called from inside one) and the monitor can be started again.
     public func cancel() {
+        core.finishStreams()
         unschedule()
     }
 

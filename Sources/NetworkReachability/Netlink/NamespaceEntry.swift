@@ -20,6 +20,9 @@ enum NamespaceEntry {
     ///
     /// - Throws: `namespaceNotFound` when the file is missing, `namespaceNotEnterable` when it cannot be read.
     static func identity(of namespace: NetworkNamespace) throws(ReachabilityError) -> NamespaceIdentity {
+        if case .named(let name) = namespace, name.isEmpty || name.contains("/") || name == "." || name == ".." {
+            throw .namespaceNotFound(path: namespace.path)
+        }
         do {
             let info = try Syscalls.stat(namespace.path)
             return NamespaceIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))

@@ -1,0 +1,12 @@
+import Synchronization
+
+/// Collects values handed to `@Sendable` callbacks on other queues.
+final class Recorder<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+
+    func append(_ value: Value) {
+        storage.withLock { $0.append(value) }
+    }
+
+    var values: [Value] { storage.withLock { $0 } }
+}
