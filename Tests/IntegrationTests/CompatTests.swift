@@ -12,15 +12,15 @@ final class CompatTests: XCTestCase {
     final class ContextProbe: Sendable {
         let retains = Atomic<Int>(0)
         let releases = Atomic<Int>(0)
-        let flags = Recorder<SCNetworkReachabilityFlags>()
+        let flags = PortingRecorder<SCNetworkReachabilityFlags>()
         /// The `info` pointers the callback received.
-        let infos = Recorder<UInt>()
+        let infos = PortingRecorder<UInt>()
         /// The target pointers the callback received.
-        let targets = Recorder<UInt>()
+        let targets = PortingRecorder<UInt>()
         /// Whether `SCNetworkReachabilityGetFlags` on the callback's target pointer succeeded, and agreed.
-        let flagsFromTarget = Recorder<Bool>()
+        let flagsFromTarget = PortingRecorder<Bool>()
         /// Whether each callback ran on the thread the test expects.
-        let onExpectedThread = Recorder<Bool>()
+        let onExpectedThread = PortingRecorder<Bool>()
         /// Set once the target was unscheduled; a callback that starts later counts as late.
         let unscheduled = Atomic<Bool>(false)
         let lateCallbacks = Atomic<Int>(0)
@@ -28,7 +28,7 @@ final class CompatTests: XCTestCase {
         /// When set, the next callback signals the first semaphore and waits for the second.
         let gate = Mutex<(entered: DispatchSemaphore, proceed: DispatchSemaphore)?>(nil)
         /// "callback returned" for a gated callback, and what the test adds.
-        let order = Recorder<String>()
+        let order = PortingRecorder<String>()
 
         var counts: [Int] { [retains.load(ordering: .relaxed), releases.load(ordering: .relaxed)] }
     }
@@ -368,7 +368,7 @@ final class CompatTests: XCTestCase {
         XCTAssertEqual(String(cString: SCErrorString(SCError())), String(cString: strerror(ENOENT)))
 
         // The last error is the calling thread's own
-        let otherThread = Recorder<Int32>()
+        let otherThread = PortingRecorder<Int32>()
         Thread.detachNewThread { otherThread.append(SCError()) }
         wait(for: [otherThread.expectation(count: 1)], timeout: timeout)
         XCTAssertEqual(otherThread.values, [Int32(kSCStatusOK)])
@@ -391,7 +391,7 @@ final class CompatTests: XCTestCase {
     func testNWPathMonitor_followsTheDefaultNamespace() throws {
         try withCompatNamespace { namespace in
             let monitor = NWPathMonitor()
-            let paths = Recorder<NWPath>()
+            let paths = PortingRecorder<NWPath>()
             monitor.pathUpdateHandler = { path in paths.append(path) }
             monitor.start(queue: DispatchQueue(label: "CompatTests.nw"))
             defer { monitor.cancel() }

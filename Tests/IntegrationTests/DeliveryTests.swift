@@ -74,13 +74,13 @@ final class DeliveryTests: XCTestCase {
             let queue = callbackQueue()
             monitor.setDispatchQueue(queue)
             flags.wait(forLast: [.reachable, .isDirect])
-            let before = monitor.engine.currentCounters.reevaluations
+            let before = monitor.engine!.currentCounters.reevaluations
             // When the kernel changes in ways that leave the target's flags alone (the engine re-evaluates)
             try ns.addAddress("10.9.0.3/24", to: "v0")
             try ns.ip("route", "add", plan.net(30), "via", plan.gateway, "dev", "v0")
             try ns.addVeth("v5", addresses: ["10.59.0.2/24"])
             try waitUntil("the engine re-evaluated after the changes") {
-                monitor.engine.currentCounters.reevaluations > before
+                monitor.engine!.currentCounters.reevaluations > before
             }
             // And then in one way that changes them
             try ns.ip("link", "set", "v0p", "down")
@@ -202,7 +202,7 @@ final class DeliveryTests: XCTestCase {
             witness.setDispatchQueue(witnessQueue)
             try ns.ip("link", "set", "v0p", "down")
             witnessFlags.wait(forLast: [.reachable, .connectionRequired, .isDirect])
-            _ = monitor.engine.currentCounters
+            _ = monitor.engine!.currentCounters
             // When another thread unschedules while the callback is in flight, and then the callback returns
             let unscheduled = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {

@@ -68,9 +68,17 @@ final class BadInputTests: XCTestCase {
             let attempts: [(String, () throws -> PathMonitor, String)] = [
                 ("address", { try PathMonitor(address: "10.9.0.5", namespace: .named(name)) }, "/run/netns/\(name)"),
                 ("pair", { try PathMonitor(localAddress: "10.9.0.2", remoteAddress: "10.9.0.5", namespace: .named(name)) }, "/run/netns/\(name)"),
-                ("general", { try PathMonitor(namespace: .named(name)) }, "/run/netns/\(name)"),
+                // The general path does not throw (api.md): its monitor carries the error.
+                ("general", {
+                    let monitor = PathMonitor(namespace: .named(name))
+                    if let error = monitor.setupError { throw error }
+                    return monitor
+                }, "/run/netns/\(name)"),
                 ("path", { try PathMonitor(address: "::1", namespace: .path(missingFile)) }, missingFile),
             ]
+            let general = PathMonitor(namespace: .named(name))
+            XCTAssertEqual(general.currentPath.unsatisfiedReason, .namespaceUnavailable)
+            XCTAssertThrowsError(try general.flags())
             for (kind, make, path) in attempts {
                 XCTAssertThrowsError(try make(), "\(kind)") { error in
                     XCTAssertEqual(error as? ReachabilityError, .namespaceNotFound(path: path), "\(kind): \(error)")

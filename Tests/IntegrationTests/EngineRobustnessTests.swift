@@ -27,7 +27,7 @@ final class EngineRobustnessTests: XCTestCase {
             let queue = callbackQueue()
             monitor.setDispatchQueue(queue)
             flags.wait(forCount: 1)
-            let engine = monitor.engine
+            let engine = monitor.engine!
             let before = engine.currentCounters
             // When 50 route changes reach the socket before the engine reads any
             let batch = try batchFile((0..<50).map { "route add 10.128.0.\($0)/32 via \(plan.gateway) dev v0" })
@@ -61,7 +61,7 @@ final class EngineRobustnessTests: XCTestCase {
             paths.wait(until: "the first path says the local address is unavailable") {
                 $0.last?.unsatisfiedReason == .localAddressUnavailable
             }
-            let engine = monitor.engine
+            let engine = monitor.engine!
             let before = engine.currentCounters
             // When a flood of route events overruns the engine's socket, and the address is added
             // at its end (its event is dropped by the kernel with the rest that did not fit)
@@ -123,7 +123,7 @@ final class EngineRobustnessTests: XCTestCase {
             let queue = callbackQueue()
             monitor.setDispatchQueue(queue)
             flags.wait(forCount: 1)
-            let before = monitor.engine.currentCounters
+            let before = monitor.engine!.currentCounters
             // When a user-space process sends the engine a forged "10.9.0.88 was added to v0"
             let sent = try runCommand(ipExecutable, ["netns", "exec", ns.name, python, "-c", Self.forger, String(try ns.index(of: "v0"))])
             XCTAssertEqual(sent.status, 0, "forger: \(sent.standardError)")
@@ -138,7 +138,7 @@ final class EngineRobustnessTests: XCTestCase {
             witnessFlags.wait(forLast: [.reachable, .connectionRequired, .isDirect])
             settle(monitor, queue)
             // Then the forged message was dropped: the address is still not the host's
-            XCTAssertGreaterThan(monitor.engine.currentCounters.forgedMessagesDropped, before.forgedMessagesDropped)
+            XCTAssertGreaterThan(monitor.engine!.currentCounters.forgedMessagesDropped, before.forgedMessagesDropped)
             XCTAssertEqual(flags.all, [[]], names(flags.all))
             XCTAssertEqual(try monitor.flags(), [])
             XCTAssertEqual(monitor.currentPath.unsatisfiedReason, .localAddressUnavailable)

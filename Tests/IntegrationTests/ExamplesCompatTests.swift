@@ -10,7 +10,7 @@ final class ExamplesCompatTests: XCTestCase {
     /// An example program running in a namespace, its standard output split into lines.
     private final class RunningExample {
         let process = Process()
-        let lines = Recorder<String>()
+        let lines = PortingRecorder<String>()
         let exited = XCTestExpectation(description: "example exited")
         private let pending = LineBuffer()
 

@@ -103,7 +103,7 @@ func withPortingNamespace<T>(prefix: String, online: Bool = true, _ body: (Porti
 }
 
 /// Values recorded from any thread, in order; expectations are fulfilled once the values satisfy a condition.
-final class Recorder<Value: Sendable>: Sendable {
+final class PortingRecorder<Value: Sendable>: Sendable {
     private struct Waiter {
         var condition: @Sendable ([Value]) -> Bool
         var expectation: XCTestExpectation

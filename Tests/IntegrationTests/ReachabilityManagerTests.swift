@@ -13,11 +13,11 @@ final class ReachabilityManagerTests: XCTestCase {
         let manager: ReachabilityManager
         let queue = DispatchQueue(label: "ReachabilityManagerTests.manager")
         /// "block:STATUS", "delegate:STATUS", "notification:STATUS", in the order they ran.
-        let events = Recorder<String>()
+        let events = PortingRecorder<String>()
         /// Statuses given to the block.
-        let statuses = Recorder<ReachabilityStatus>()
+        let statuses = PortingRecorder<ReachabilityStatus>()
         /// Flags of every path the manager's monitor delivered (after the manager's handler ran for it).
-        let paths = Recorder<ReachabilityFlags>()
+        let paths = PortingRecorder<ReachabilityFlags>()
         private let observer: NSObjectProtocol
         private let delegate: EventDelegate
 
@@ -52,9 +52,9 @@ final class ReachabilityManagerTests: XCTestCase {
 
     /// Records "delegate:STATUS" events.
     private final class EventDelegate: ReachabilityManagerDelegate {
-        let events: Recorder<String>
+        let events: PortingRecorder<String>
 
-        init(events: Recorder<String>) {
+        init(events: PortingRecorder<String>) {
             self.events = events
         }
 
@@ -188,7 +188,7 @@ final class ReachabilityManagerTests: XCTestCase {
     func testManager_whenReleasedWhileMonitoring_isDeallocated() throws {
         try withPortingNamespace(prefix: "nrx-af-") { namespace in
             weak var weakManager: ReachabilityManager?
-            let statuses = Recorder<ReachabilityStatus>()
+            let statuses = PortingRecorder<ReachabilityStatus>()
             let queue = DispatchQueue(label: "ReachabilityManagerTests.release")
             do {
                 let manager = ReachabilityManager(monitor: PathMonitor(namespace: namespace.networkNamespace), queue: queue)

@@ -35,6 +35,10 @@ final class MonitorCore: Sendable {
         var lastDeliveredSequence: UInt64 = 0
         var lastQueuedFlags: ReachabilityFlags?
         var lastQueuedPath: NetworkPath?
+        /// What the callbacks last saw: on a concurrent queue a skipped older state could otherwise
+        /// leave two equal states in a row.
+        var lastDeliveredFlags: ReachabilityFlags?
+        var lastDeliveredPath: NetworkPath?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?
         var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
@@ -102,6 +106,8 @@ final class MonitorCore: Sendable {
             state.queue = state.isTornDown ? nil : queue
             state.lastQueuedFlags = nil
             state.lastQueuedPath = nil
+            state.lastDeliveredFlags = nil
+            state.lastDeliveredPath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
         calloutLock.withLock {}
@@ -169,8 +175,7 @@ final class MonitorCore: Sendable {
             state.lastQueuedFlags = path.flags
             state.lastQueuedPath = path
             state.sequence &+= 1
-            return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation,
-                                    flagsChanged: flagsChanged, pathChanged: pathChanged))
+            return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation))
         }
         guard let (queue, delivery) = work else { return }
         queue.async { [self] in
@@ -182,8 +187,6 @@ final class MonitorCore: Sendable {
         var path: NetworkPath
         var sequence: UInt64
         var generation: UInt64
-        var flagsChanged: Bool
-        var pathChanged: Bool
     }
 
     /// On the user's queue: runs the callbacks, unless the schedule changed or a newer state already ran.
@@ -194,20 +197,25 @@ final class MonitorCore: Sendable {
                     return nil
                 }
                 state.lastDeliveredSequence = delivery.sequence
-                return Callouts(owner: state.owner.monitor, callback: state.callback, context: state.context,
+                let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
+                let pathChanged = state.lastDeliveredPath != delivery.path
+                state.lastDeliveredFlags = delivery.path.flags
+                state.lastDeliveredPath = delivery.path
+                return Callouts(flagsChanged: flagsChanged, pathChanged: pathChanged,
+                                owner: state.owner.monitor, callback: state.callback, context: state.context,
                                 flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
                                 delegate: state.delegate.delegate)
             }
             guard let callouts = gate else { return }
             // `callouts.owner` keeps the monitor alive while its callbacks run: releasing the last
             // reference from inside a callback deallocates it only after they return.
-            if delivery.flagsChanged {
+            if callouts.flagsChanged {
                 if let callback = callouts.callback, let owner = callouts.owner {
                     callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), delivery.path.flags, callouts.context?.info)
                 }
                 callouts.flagsHandler?(delivery.path.flags)
             }
-            if delivery.pathChanged {
+            if callouts.pathChanged {
                 callouts.pathHandler?(delivery.path)
                 if let delegate = callouts.delegate, let owner = callouts.owner {
                     delegate.pathMonitor(owner, didUpdate: delivery.path)
@@ -217,6 +225,8 @@ final class MonitorCore: Sendable {
     }
 
     private struct Callouts {
+        var flagsChanged: Bool
+        var pathChanged: Bool
         var owner: PathMonitor?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?

@@ -4,16 +4,26 @@ import Glibc
 
 /// Answers the route questions of targets with RTM_GETROUTE round trips.
 ///
-/// For the default route it asks, with `RTM_F_FIB_MATCH`, which FIB entry a few global probe
-/// destinations match, and takes the first probe that only a default route (prefix length 0, or
-/// the /1 halves that VPNs install) covers; its plain lookup is the answer. A probe the kernel
-/// refuses (an `unreachable` default, no default) is remembered and the next one tried, so a more
-/// specific `unreachable` route for one probe does not hide a working default. No packet is sent.
+/// The default route (the zero address) is "the route a global destination that no more specific
+/// route covers would take". The engine keeps no route table, so it finds such a destination by
+/// asking, with `RTM_F_FIB_MATCH`, which FIB entry each of a few probe destinations matches:
+///
+/// - the first probe whose entry is a default route (prefix 0, or one of the /1 halves that VPNs
+///   install instead) gives the answer, through its plain lookup (the chosen next hop);
+/// - ENETUNREACH means no entry covers the probe, so no default route exists: no route;
+/// - a refusal by an `unreachable`, `blackhole` or `prohibit` entry may come from a default of that
+///   type or from a specific route over the probe: remembered, and the next probe is tried;
+/// - a probe covered by a more specific route is skipped.
+///
+/// With every probe refused the first refusal is the answer; with every probe covered by specific
+/// routes there is no default route. The probes lie far apart in global unicast space and avoid
+/// well-known resolvers, which VPNs and split-DNS setups often route specifically. No packet is sent.
 struct RouteOracle {
-    /// Global unicast destinations, far apart, that test networks and LANs rarely route specifically.
     static let probes: [IPAddress.Family: [IPAddress]] = [
-        .ipv4: ["8.8.8.8", "1.1.1.1", "208.67.222.222"].map { try! IPAddress($0) },
-        .ipv6: ["2001:4860:4860::8888", "2606:4700:4700::1111", "2620:119:35::35"].map { try! IPAddress($0) },
+        .ipv4: ["11.22.33.44", "45.67.89.10", "77.11.22.33", "99.88.77.66", "131.2.3.4", "171.18.19.20", "211.3.4.5", "223.4.5.6"]
+            .map { try! IPAddress($0) },
+        .ipv6: ["2003:5::1", "2400:2::1", "2600:3::1", "2610:9::1", "2800:6::1", "2a00:1::1", "2a10:7::1", "2c0f:4::1"]
+            .map { try! IPAddress($0) },
     ]
 
     let socket: RouteLookupSocket
@@ -32,25 +42,23 @@ struct RouteOracle {
     /// destination is on-link there.
     private func defaultRoute(_ family: IPAddress.Family, outputInterface: Int?) -> RouteAnswer {
         var firstRefusal: RouteAnswer?
-        var firstSpecific: IPAddress?
         for probe in Self.probes[family] ?? [] {
             var match = socket.lookup(RouteRequest(destination: probe, outputInterface: outputInterface, fibMatch: true))
             if let outputInterface, case .route(let entry) = match, entry.outputInterface != outputInterface {
                 match = .failure(errno: ENETUNREACH)
             }
             switch match {
+            case .failure(let code) where code == ENETUNREACH:
+                return match
             case .failure:
                 if firstRefusal == nil { firstRefusal = match }
             case .route(let entry) where entry.prefixLength <= 1:
                 return plainLookup(probe, outputInterface: outputInterface, linkDown: entry.isLinkDown)
             case .route:
-                if firstSpecific == nil { firstSpecific = probe }
+                continue
             }
         }
-        if let firstRefusal { return firstRefusal }
-        // Every probe is covered by a more specific route: that is where global traffic goes.
-        if let firstSpecific { return plainLookup(firstSpecific, outputInterface: outputInterface, linkDown: false) }
-        return .failure(errno: ENETUNREACH)
+        return firstRefusal ?? .failure(errno: ENETUNREACH)
     }
 
     /// The resolved route (the chosen next hop of a multipath route), with the FIB entry's linkdown mark.

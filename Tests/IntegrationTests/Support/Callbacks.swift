@@ -106,7 +106,7 @@ extension PathMonitor {
 ///
 /// Call it once an awaited callback proved that the engine saw the kernel change in question.
 func settle(_ monitor: PathMonitor, _ queue: DispatchQueue) {
-    _ = monitor.engine.currentCounters
+    _ = monitor.engine!.currentCounters
     queue.sync(flags: .barrier) {}
 }
 

@@ -116,7 +116,9 @@ struct Namespace: Sendable {
     }
 
     func generalMonitor() throws -> PathMonitor {
-        try PathMonitor(namespace: reference)
+        let monitor = PathMonitor(namespace: reference)
+        if let error = monitor.setupError { throw error }
+        return monitor
     }
 
     // MARK: - Topology
