@@ -59,7 +59,7 @@ public final class PathMonitor: Sendable {
     /// The namespace this monitor watches.
     public let namespace: NetworkNamespace
 
-    /// The target as given, `*` for the general path: what `reachability` prints.
+    /// The target in the library's normal form (`fe80::1%eth0`, `example.com`, `*` for the general path).
     public var targetDescription: String { core.target.description }
 
     convenience init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions? = nil) throws(ReachabilityError) {

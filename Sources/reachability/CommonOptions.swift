@@ -1,0 +1,39 @@
+import ArgumentParser
+import NetworkReachability
+
+/// `--netns NAME|PATH`, shared by the commands that monitor something.
+struct NamespaceOptions: ParsableArguments {
+    @Option(
+        name: .customLong("netns"),
+        help: ArgumentHelp(
+            """
+            The network namespace to monitor: a name from 'ip netns' (/run/netns/NAME), \
+            or a path to an nsfs file (a value with a '/').
+            """,
+            valueName: "name|path"
+        )
+    )
+    var netns: String?
+
+    /// The namespace to monitor; the process's own without `--netns`.
+    var namespace: NetworkNamespace {
+        netns.map(NetworkNamespace.init(argument:)) ?? .current
+    }
+
+    func validate() throws {
+        if netns?.isEmpty == true {
+            throw ValidationError("--netns needs a namespace name or a path to an nsfs file")
+        }
+    }
+}
+
+/// `--json`, shared by the commands that print records.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON object per line instead of aligned text.")
+    var json = false
+
+    /// The formatter for records of `targets` (the strings records will carry).
+    func formatter(targets: [String]) -> any RecordFormatter {
+        makeRecordFormatter(json: json, targets: targets)
+    }
+}

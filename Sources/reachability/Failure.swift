@@ -1,0 +1,89 @@
+import ArgumentParser
+import NetworkReachability
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A failure of the command itself, beside the library's `ReachabilityError`s.
+enum CommandFailure: Error, CustomStringConvertible {
+    /// Standard output could not be written; `errno` says why.
+    case outputFailed(errno: Int32)
+
+    var description: String {
+        switch self {
+        case .outputFailed(let code):
+            "cannot write to standard output: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// How the command ends on an error: one line on standard error and a status that is neither 0 nor 1.
+enum Failure {
+    /// The status for bad input the library rejected, or a failure of the command.
+    static let status: Int32 = 2
+
+    /// Reports `error` and ends the process.
+    ///
+    /// - A thrown `ExitCode` is the command's answer (`check`'s 1): exit with it silently.
+    /// - Help and version requests print to standard output and exit 0, as ArgumentParser does.
+    /// - Usage errors keep ArgumentParser's status (64), but lose its usage text: one line only.
+    /// - Everything else (`ReachabilityError`, `CommandFailure`, ...) exits 2.
+    static func terminate(with error: any Error) -> Never {
+        if let code = error as? ExitCode {
+            exit(code.rawValue)
+        }
+        let code: Int32
+        let message: String
+        switch error {
+        case let error as ReachabilityError:
+            (code, message) = (status, error.description)
+        case let error as CommandFailure:
+            (code, message) = (status, error.description)
+        default:
+            let exitCode = Reachability.exitCode(for: error)
+            if exitCode == .success {
+                Reachability.exit(withError: error)  // --help, --version
+            }
+            if exitCode == .validationFailure {
+                (code, message) = (exitCode.rawValue, Reachability.message(for: error) + " (see 'reachability help')")
+            } else {
+                // ArgumentParser would exit 1 here, which means "not reachable".
+                (code, message) = (status, Reachability.message(for: error))
+            }
+        }
+        printError(message)
+        exit(code)
+    }
+
+    /// Writes `reachability: MESSAGE` as one line on standard error.
+    static func printError(_ message: String) {
+        StandardStreams.send("reachability: \(oneLine(message))\n", to: STDERR_FILENO)
+    }
+
+    /// The text with its lines joined and control characters made visible, so it fits on one line.
+    static func oneLine(_ text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+        var out = ""
+        for scalar in lines.joined(separator: " ").unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate func trimmingSpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}

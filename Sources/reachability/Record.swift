@@ -1,0 +1,28 @@
+import NetworkReachability
+
+/// One state of one target, as the command prints it.
+struct Record: Sendable {
+    /// When the state was computed or received.
+    var time: Timestamp
+    /// The target as given; `*` for the general path.
+    var target: String
+    /// The state.
+    var path: NetworkPath
+    /// For a host name, the addresses it resolved to in the resolver's order; nil for other targets.
+    var addresses: [String]?
+}
+
+/// Turns a record into the text written for it, newline included.
+protocol RecordFormatter: Sendable {
+    func format(_ record: Record) -> String
+}
+
+/// The formatter the options ask for.
+///
+/// - Parameters:
+///   - json: `--json`: one JSON object per line.
+///   - targets: the record targets that will be printed, so human columns line up.
+func makeRecordFormatter(json: Bool, targets: [String]) -> any RecordFormatter {
+    if json { return JSONRecordFormatter() }
+    return HumanRecordFormatter(targetWidth: targets.map(\.count).max() ?? 1, colour: StandardStreams.wantsColour)
+}

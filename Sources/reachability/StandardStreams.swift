@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Unbuffered output: each record is one `write(2)`, so a reader of a pipe sees it at once
+/// and records written from one queue never interleave.
+enum StandardStreams {
+    /// Writes `text` to `descriptor` with one `write(2)`; only an interrupted or partial write
+    /// (a record larger than the pipe's buffer) is continued with another.
+    ///
+    /// - Returns: 0 on success, else the `errno` of the failed write.
+    @discardableResult
+    static func send(_ text: String, to descriptor: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return 0 }
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
+        }
+    }
+
+    /// Writes one record to standard output.
+    ///
+    /// - Throws: `CommandFailure.outputFailed` when standard output is closed or broken.
+    static func writeRecord(_ text: String) throws(CommandFailure) {
+        let code = send(text, to: STDOUT_FILENO)
+        if code != 0 { throw .outputFailed(errno: code) }
+    }
+
+    /// Whether standard output is a terminal and `NO_COLOR` is unset: then human output is coloured.
+    static var wantsColour: Bool {
+        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A moment of the real-time clock, printed as RFC 3339 in UTC with microseconds.
+struct Timestamp: Sendable, Hashable, CustomStringConvertible {
+    /// Seconds since the Unix epoch.
+    var seconds: Int
+    /// Microseconds into the second, 0 ..< 1_000_000.
+    var microseconds: Int
+
+    /// The time now, from `CLOCK_REALTIME`.
+    static func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(seconds: Int(spec.tv_sec), microseconds: Int(spec.tv_nsec) / 1000)
+    }
+
+    /// `2026-11-21T23:59:59.123456Z`.
+    var description: String {
+        var clock = time_t(seconds)
+        var fields = tm()
+        gmtime_r(&clock, &fields)
+        let year = Int(fields.tm_year) + 1900, month = Int(fields.tm_mon) + 1
+        let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(Int(fields.tm_mday), 2))"
+        let hour = Int(fields.tm_hour), minute = Int(fields.tm_min), second = Int(fields.tm_sec)
+        let time = "\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2))"
+        return "\(date)T\(time).\(Self.pad(microseconds, 6))Z"
+    }
+
+    /// The number in decimal, with leading zeros up to `width` digits.
+    private static func pad(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

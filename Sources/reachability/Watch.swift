@@ -1,0 +1,50 @@
+import ArgumentParser
+import NetworkReachability
+
+/// `reachability watch [TARGET ...] [--netns NAME|PATH] [--json] [--count N] [--timeout SECONDS]`.
+///
+/// Prints the state of each target when it starts, then one record each time a target's state
+/// changes, until SIGINT or SIGTERM, until `--count` records were printed, or until `--timeout`
+/// passed; it exits 0 in all three cases.
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the reachability of targets now and each time it changes.",
+        discussion: "Stops with status 0 on SIGINT or SIGTERM, after --count records, or after --timeout."
+    )
+
+    @Argument(help: ArgumentHelp("IPv4 or IPv6 addresses, 0.0.0.0 or ::; none for the general path.", valueName: "target"))
+    var targets: [String] = []
+
+    @OptionGroup var namespaceOptions: NamespaceOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    @Option(help: ArgumentHelp("Stop after printing this many records, across all targets.", valueName: "n"))
+    var count: Int?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+    var timeout: Double?
+
+    func validate() throws {
+        if let count, count < 1 {
+            throw ValidationError("--count must be at least 1")
+        }
+        if let timeout, !(timeout > 0 && timeout.isFinite) {
+            throw ValidationError("--timeout must be a number of seconds greater than 0")
+        }
+    }
+
+    func run() throws {
+        let specifications = targets.isEmpty ? [.general] : targets.map { TargetSpecification(target: $0) }
+        let printer = RecordPrinter(
+            formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget)),
+            limit: count
+        )
+        let session = WatchSession(printer: printer, timeout: timeout)
+        let namespace = namespaceOptions.namespace
+        // Every target is checked before anything is printed: bad input prints no record.
+        let monitors = try specifications.map { specification in
+            (specification: specification, monitor: try specification.makeMonitor(namespace: namespace))
+        }
+        session.run(monitors)
+    }
+}
