@@ -119,6 +119,16 @@ final class NetlinkEngine: @unchecked Sendable {
         }
     }
 
+    /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.
+    func interfaceStatuses() -> [InterfaceStatus] {
+        queue.sync {
+            drainAndRefresh()
+            refreshPolicyIfChanged()
+            return snapshot.links.values.sorted { $0.index < $1.index }
+                .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
+        }
+    }
+
     /// Counters for tests and logs. Blocks for one hop onto the queue.
     var currentCounters: EngineCounters { queue.sync { counters } }
 
@@ -288,7 +298,7 @@ extension NetlinkEngine {
     }
 
     /// Classifies the links again when `ReachabilitySettings.interfacePolicy` changed.
-    fileprivate func refreshPolicyIfChanged() {
+    func refreshPolicyIfChanged() {
         let generation = ReachabilitySettings.interfacePolicyWithGeneration.1
         if generation != policyGeneration, let sockets {
             policyGeneration = generation
