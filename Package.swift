@@ -34,9 +34,11 @@ let package = Package(
         ),
         .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
         // Ported Apple-style programs; `swift build` builds them, so they stay true.
-        .executableTarget(name: "sc-monitor", dependencies: ["ReachabilityCompat"], path: "Examples/sc-monitor"),
-        .executableTarget(name: "af-manager", dependencies: ["NetworkReachability"], path: "Examples/af-manager"),
-        .executableTarget(name: "nw-monitor", dependencies: ["ReachabilityCompat"], path: "Examples/nw-monitor"),
+        // The examples' shared command line (--updates, --timeout), not part of any product.
+        .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
+        .executableTarget(name: "sc-monitor", dependencies: ["ReachabilityCompat", "ExampleSupport"], path: "Examples/sc-monitor"),
+        .executableTarget(name: "af-manager", dependencies: ["NetworkReachability", "ExampleSupport"], path: "Examples/af-manager"),
+        .executableTarget(name: "nw-monitor", dependencies: ["ReachabilityCompat", "ExampleSupport"], path: "Examples/nw-monitor"),
         .executableTarget(
             name: "reachability",
             dependencies: [

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import ReachabilityCompat
 import Synchronization

@@ -26,7 +26,7 @@ public func SCNetworkReachabilitySetCallback(
     _ target: SCNetworkReachability, _ callout: SCNetworkReachabilityCallBack?,
     _ context: UnsafeMutablePointer<SCNetworkReachabilityContext>?
 ) -> Bool {
-    let retained = callout == nil ? nil : RetainedContext(context?.pointee)
+    let retained = callout == nil ? nil : context.map { CallbackContext($0.pointee) }
     TargetRecord.of(target).setCallback(callout, context: retained)
     return true
 }

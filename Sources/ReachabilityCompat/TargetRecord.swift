@@ -27,7 +27,7 @@ final class TargetRecord: Sendable {
     private struct State {
         var target = WeakTarget()
         var callout: SCNetworkReachabilityCallBack?
-        var context: RetainedContext?
+        var context: CallbackContext?
         var schedule = Schedule.none
         /// Bumped whenever the target leaves or joins a schedule: run-loop deliveries of an older one are dropped.
         var generation: UInt64 = 0
@@ -82,8 +82,8 @@ final class TargetRecord: Sendable {
     // MARK: - Callback and schedule
 
     /// Replaces the callback and its context; the old context is released outside the lock.
-    func setCallback(_ callout: SCNetworkReachabilityCallBack?, context: RetainedContext?) {
-        let old = state.withLock { state -> RetainedContext? in
+    func setCallback(_ callout: SCNetworkReachabilityCallBack?, context: CallbackContext?) {
+        let old = state.withLock { state -> CallbackContext? in
             let old = state.context
             state.callout = callout
             state.context = context
@@ -127,7 +127,7 @@ final class TargetRecord: Sendable {
     // MARK: - Delivery
 
     private enum Delivery {
-        case now(PathMonitor, SCNetworkReachabilityCallBack, RetainedContext?)
+        case now(PathMonitor, SCNetworkReachabilityCallBack, CallbackContext?)
         case runLoops([RunLoopTarget], generation: UInt64)
     }
 
@@ -168,7 +168,7 @@ final class TargetRecord: Sendable {
 
     /// On a run loop's thread: calls the callback unless the schedule moved on or another run loop did.
     private func performOnRunLoop(_ flags: SCNetworkReachabilityFlags, generation: UInt64, token: DeliveryToken, runLoop: RunLoopHandle) {
-        let call = state.withLock { state -> (PathMonitor, SCNetworkReachabilityCallBack, RetainedContext?)? in
+        let call = state.withLock { state -> (PathMonitor, SCNetworkReachabilityCallBack, CallbackContext?)? in
             guard state.generation == generation, case .runLoops(let targets) = state.schedule,
                   targets.contains(where: { $0.runLoop == runLoop }),
                   let target = state.target.target, let callout = state.callout,

@@ -1,13 +1,13 @@
 import Foundation
 
 /// The command line shared by the examples: `--updates N` and `--timeout SECONDS`.
-struct ExampleOptions {
-    var updates: Int?
-    var timeout: Double?
-    var rest: [String: String] = [:]
+public struct ExampleOptions: Sendable {
+    public var updates: Int?
+    public var timeout: Double?
+    public var rest: [String: String] = [:]
 
     /// Parses `CommandLine.arguments`; `extra` names the other `--name value` options allowed.
-    static func parse(name: String, extra: [String] = []) -> ExampleOptions {
+    public static func parse(name: String, extra: [String] = []) -> ExampleOptions {
         var options = ExampleOptions()
         var arguments = CommandLine.arguments.dropFirst()
         while let argument = arguments.popFirst() {
@@ -31,7 +31,7 @@ struct ExampleOptions {
     }
 
     /// Waits for `done` or the timeout. - Returns: the exit status: 1 when `--updates` was not reached.
-    func wait(on done: DispatchSemaphore) -> Int32 {
+    public func wait(on done: DispatchSemaphore) -> Int32 {
         guard let timeout else {
             done.wait()
             return 0
@@ -49,17 +49,17 @@ struct ExampleOptions {
 
 extension String {
     /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
+    public func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
 }
 
 /// Writes a line to standard output at once (unbuffered, so a reader of a pipe sees it now).
-func say(_ line: String) {
+public func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// Writes a line to standard error.
-func complain(_ line: String) {
+public func complain(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
