@@ -8,11 +8,15 @@ enum SystemResolver {
     // glibc declares these only under _GNU_SOURCE.
     private static let eaiNoData: Int32 = -5
     private static let eaiAddressFamily: Int32 = -9
+    /// SOCK_STREAM. Spelled out: its glibc header (bits/socket_type.h) is also pulled in by the
+    /// CNetlink shim, and in some builds (the thread sanitizer's) Clang gives the constant to that
+    /// module, out of sight of files that import only Glibc.
+    private static let streamSocket: Int32 = 1
 
     static func resolve(_ name: String, nameServers: inout NameServerConfiguration) -> ResolutionOutcome {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // one entry per address, not one per socket type
+        hints.ai_socktype = streamSocket  // one entry per address, not one per socket type
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, nil, &hints, &list)
         defer { if let list { freeaddrinfo(list) } }
