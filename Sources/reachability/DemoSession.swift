@@ -109,8 +109,10 @@ struct Narrator: Sendable {
 
     /// Writes `TIME  # TEXT` as one line.
     ///
-    /// - Parameter exitOnFailure: end the process (status 2) when standard output cannot be
-    ///   written; false to ignore the failure, as on the way out.
+    /// - Parameters:
+    ///   - text: what happened, on one line.
+    ///   - exitOnFailure: end the process (status 2) when standard output cannot be written;
+    ///     false to ignore the failure, as on the way out.
     func say(_ text: String, exitOnFailure: Bool = true) {
         let time = Timestamp.now().description
         let line = colour
