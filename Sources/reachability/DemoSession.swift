@@ -47,12 +47,12 @@ struct DemoSession {
         let printer = RecordPrinter(
             formatter: HumanRecordFormatter(targetWidth: targets.map(\.count).max() ?? 1, colour: colour), limit: nil
         )
-        let watching = watched.map { "\($0.specification.recordTarget) (\($0.role))" }
+        let watching = watched.map { "\($0.specification.recordTarget) (\($0.role))" }.joined(separator: ", ")
         narrator.say("""
             namespace \(namespace.name): v0 \(DemoNamespace.hostAddress)/\(DemoNamespace.prefixLength) \
             with its veth peer v0p, default route via \(DemoNamespace.gateway)
             """)
-        narrator.say("watching \(watching.dropLast().joined(separator: ", ")) and \(watching.last!)")
+        narrator.say("watching \(watching)")
         narrator.say("one change every \(formatSeconds(interval)) s; Ctrl-C stops and removes the namespace")
 
         let finish: @Sendable () -> Void = {

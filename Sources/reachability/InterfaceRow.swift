@@ -70,15 +70,27 @@ struct AvailableInterfacesSource: InterfaceSource {
     }
 }
 
-// The library API this command needs (proposed in issue 6's report): uncomment this source once
-// `PathMonitor.interfaces(namespace:)` exists, and point `interfaceSource` above at it.
+// The library API this command needs (proposed in issue 6's report):
+//
+//     extension PathMonitor {
+//         public static func interfaces(namespace: NetworkNamespace = .current) throws(ReachabilityError) -> [InterfaceInfo]
+//     }
+//     public struct InterfaceInfo: Sendable, Hashable {
+//         public var interface: NetworkInterface              // name, index, type, isExpensive, isConstrained
+//         public var flags: InterfaceFlags                    // OptionSet over ifi_flags (IFF_*), rawValue UInt32
+//         public var operationalState: OperationalState       // IF_OPER_*: unknown, notPresent, down, lowerLayerDown, testing, dormant, up
+//         public var hasCarrier: Bool                         // carrier as semantics.md defines it
+//         public var addresses: [(address: IPAddress, prefixLength: Int)]  // or a small struct
+//     }
+//
+// Once it exists, uncomment this source and point `interfaceSource` above at it.
 //
 // struct LibraryInterfaceSource: InterfaceSource {
 //     func interfaces(in namespace: NetworkNamespace) throws -> [InterfaceRow] {
 //         try PathMonitor.interfaces(namespace: namespace).map { info in
 //             InterfaceRow(
 //                 index: info.interface.index, name: info.interface.name, type: info.interface.type,
-//                 flags: info.flags.rawValue, operationalState: info.operationalState.description,
+//                 flags: info.flags.rawValue, operationalState: String(describing: info.operationalState).uppercased(),
 //                 hasCarrier: info.hasCarrier,
 //                 addresses: info.addresses.map { "\($0.address.addressString)/\($0.prefixLength)" },
 //                 isExpensive: info.interface.isExpensive, isConstrained: info.interface.isConstrained
