@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // `swift package generate-documentation --target NetworkReachability`; a plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // libnl-3 and libnl-route-3; only Sources/NetworkReachability/Netlink imports it.
@@ -44,6 +46,8 @@ let package = Package(
             dependencies: [
                 "NetworkReachability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `--verbose`: the command bootstraps swift-log, which the library logs through.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability"]),

@@ -10,11 +10,30 @@ import Musl
 enum CommandFailure: Error, CustomStringConvertible {
     /// Standard output could not be written; `errno` says why.
     case outputFailed(errno: Int32)
+    /// `ip` (iproute2), which `demo` runs to change its namespace, is not installed.
+    case ipNotInstalled
+    /// `demo` may not make a network namespace; `detail` is what `ip netns add` said.
+    case demoNeedsPrivileges(detail: String)
+    /// `ip ARGUMENTS` failed: it exited with `status` (or was killed) and said `message`.
+    case ipFailed(arguments: [String], status: String, message: String)
+    /// A system call of the command failed.
+    case system(function: String, errno: Int32)
 
     var description: String {
         switch self {
         case .outputFailed(let code):
             "cannot write to standard output: \(String(cString: strerror(code)))"
+        case .ipNotInstalled:
+            "the demo changes its namespace with 'ip' from iproute2, which is not installed: run scripts/bootstrap, or apt-get install iproute2"
+        case .demoNeedsPrivileges(let detail):
+            """
+            the demo cannot make its network namespace (ip netns add: \(detail)): run it as root \
+            (sudo reachability demo), or watch this host without root: reachability watch
+            """
+        case .ipFailed(let arguments, let status, let message):
+            "'ip \(arguments.joined(separator: " "))' failed (\(status)): \(message.isEmpty ? "no message" : message)"
+        case .system(let function, let code):
+            "\(function) failed: \(String(cString: strerror(code)))"
         }
     }
 }

@@ -1,27 +1,32 @@
 import ArgumentParser
 import NetworkReachability
 
-/// The `reachability` command: look at, watch and (later) wait for the reachability of a target.
+/// The `reachability` command: look at, watch and wait for the reachability of a target, list
+/// the interfaces, or watch a throwaway namespace change (`demo`).
 ///
 /// `main()` is our own so that every failure is one line on standard error with a status other
 /// than 0 and 1, which `check` and `wait` use for their answer: library errors exit 2, usage errors
 /// keep ArgumentParser's 64.
 @main
-struct Reachability: ParsableCommand {
+struct Reachability: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "reachability",
         abstract: "Tells whether the network can reach a target, now or as it changes.",
         discussion: """
-            TARGET is an IPv4 or IPv6 address (fe80::1%v0 with a scope), 0.0.0.0 or ::. \
-            No TARGET means the general path, printed as '*'.
+            TARGET is an IPv4 or IPv6 address (fe80::1%v0 with a scope), 0.0.0.0, :: or a host name. \
+            No TARGET means the general path, printed as '*'. Colour only on a terminal, never with NO_COLOR.
             """,
-        subcommands: [Check.self, Watch.self]
+        subcommands: [Check.self, Watch.self, Wait.self, Interfaces.self, Demo.self]
     )
 
-    /// Parses the arguments, runs the subcommand, and exits with its status.
+    @OptionGroup var loggingOptions: LoggingOptions
+
+    /// Parses the arguments, sets up logging, runs the subcommand, and exits with its status.
     static func main() {
         do {
             var command = try parseAsRoot()
+            let verbose = (command as? any VerboseCommand)?.loggingOptions.verbose ?? false
+            CommandLogging.bootstrap(verbose: verbose)
             try command.run()
         } catch {
             Failure.terminate(with: error)

@@ -37,8 +37,18 @@ enum StandardStreams {
         if code != 0 { throw .outputFailed(errno: code) }
     }
 
-    /// Whether standard output is a terminal and `NO_COLOR` is unset: then human output is coloured.
+    /// Whether human output is coloured: only when standard output is a terminal that is not
+    /// `TERM=dumb`, and never when `NO_COLOR` is set to a non-empty value (no-color.org).
     static var wantsColour: Bool {
-        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+        isatty(STDOUT_FILENO) == 1 && !isSetAndNotEmpty("NO_COLOR") && environment("TERM") != "dumb"
+    }
+
+    /// The value of the environment variable `name`, or nil when unset.
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func isSetAndNotEmpty(_ name: String) -> Bool {
+        environment(name).map { !$0.isEmpty } ?? false
     }
 }

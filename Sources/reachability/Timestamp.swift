@@ -36,3 +36,8 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }
+
+/// A number of seconds as a person writes it: `30` when whole, else `1.5`.
+func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+}

@@ -6,17 +6,18 @@ import NetworkReachability
 /// Prints the state of each target when it starts, then one record each time a target's state
 /// changes, until SIGINT or SIGTERM, until `--count` records were printed, or until `--timeout`
 /// passed; it exits 0 in all three cases.
-struct Watch: ParsableCommand {
+struct Watch: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the reachability of targets now and each time it changes.",
         discussion: "Stops with status 0 on SIGINT or SIGTERM, after --count records, or after --timeout."
     )
 
-    @Argument(help: ArgumentHelp("IPv4 or IPv6 addresses, 0.0.0.0 or ::; none for the general path.", valueName: "target"))
+    @Argument(help: ArgumentHelp("IPv4 or IPv6 addresses, 0.0.0.0, :: or host names; none for the general path.", valueName: "target"))
     var targets: [String] = []
 
     @OptionGroup var namespaceOptions: NamespaceOptions
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var loggingOptions: LoggingOptions
 
     @Option(help: ArgumentHelp("Stop after printing this many records, across all targets.", valueName: "n"))
     var count: Int?
