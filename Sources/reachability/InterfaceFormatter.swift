@@ -10,7 +10,6 @@ protocol InterfaceFormatter: Sendable {
 /// ```json
 /// {"index":2,"name":"v0","type":"wiredEthernet","flags":["BROADCAST","MULTICAST","UP","RUNNING","LOWER_UP"],"operstate":"UP","carrier":true,"addresses":["10.9.0.1/24"],"isExpensive":false,"isConstrained":false}
 /// ```
-/// What is unknown is `null`.
 struct InterfaceJSONFormatter: InterfaceFormatter {
     func format(_ rows: [InterfaceRow]) -> String {
         rows.map { Self.value(of: $0).serialized + "\n" }.joined()
@@ -21,17 +20,17 @@ struct InterfaceJSONFormatter: InterfaceFormatter {
             ("index", .int(row.index)),
             ("name", .string(row.name)),
             ("type", .string(row.type.description)),
-            ("flags", row.flags.map { .array(InterfaceFlagNames.names(of: $0).map { .string($0) }) } ?? .null),
+            ("flags", .array(row.flags.map { .string($0) })),
             ("operstate", .string(row.operationalState)),
-            ("carrier", row.hasCarrier.map { .bool($0) } ?? .null),
-            ("addresses", row.addresses.map { .array($0.map { .string($0) }) } ?? .null),
+            ("carrier", .bool(row.hasCarrier)),
+            ("addresses", .array(row.addresses.map { .string($0) })),
             ("isExpensive", .bool(row.isExpensive)),
             ("isConstrained", .bool(row.isConstrained)),
         ])
     }
 }
 
-/// An aligned table for a person, with a header line; `?` for what is unknown.
+/// An aligned table for a person, with a header line; `-` for an empty cell.
 ///
 /// ```
 /// INDEX  NAME  TYPE           OPERSTATE  CARRIER  EXPENSIVE  FLAGS                                   ADDRESSES
@@ -69,11 +68,11 @@ struct InterfaceTableFormatter: InterfaceFormatter {
             String(row.index),
             row.name,
             row.type.description,
-            row.operationalState ?? "?",
-            row.hasCarrier.map { $0 ? "yes" : "no" } ?? "?",
+            row.operationalState,
+            row.hasCarrier ? "yes" : "no",
             row.isExpensive ? "yes" : "no",
-            row.flags.map { InterfaceFlagNames.names(of: $0).joined(separator: ",") }.map { $0.isEmpty ? "-" : $0 } ?? "?",
-            row.addresses.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "?",
+            row.flags.isEmpty ? "-" : row.flags.joined(separator: ","),
+            row.addresses.isEmpty ? "-" : row.addresses.joined(separator: ","),
         ]
     }
 

@@ -20,11 +20,8 @@ struct Interfaces: ParsableCommand, VerboseCommand {
     @OptionGroup var loggingOptions: LoggingOptions
 
     func run() throws {
-        let rows = try interfaceSource.interfaces(in: namespaceOptions.namespace)
+        let rows = try InterfaceRow.all(in: namespaceOptions.namespace)
         let formatter: any InterfaceFormatter = json ? InterfaceJSONFormatter() : InterfaceTableFormatter(colour: StandardStreams.wantsColour)
         try StandardStreams.writeRecord(formatter.format(rows))
-        if !json, let limitation = interfaceSource.limitation {
-            Failure.printError("note: \(limitation)")
-        }
     }
 }

@@ -8,9 +8,11 @@
 /// `other`: nothing in the kernel tells a modem's PPP from PPPoE (name it in
 /// `InterfacePolicy.expensiveInterfaceNames` if it is metered).
 enum InterfaceClassifier {
+    /// Link kinds that are not Ethernet to a user even when their hardware type says so: tunnels and
+    /// virtual devices that carry no traffic of their own (ifb, dummy, nlmon).
     static let tunnelKinds: Set<String> = [
         "tun", "wireguard", "ipip", "gre", "gretap", "ip6gre", "ip6gretap", "sit", "ip6tnl", "vti", "vti6",
-        "xfrm", "geneve", "ipoib", "vxlan",
+        "xfrm", "geneve", "ipoib", "vxlan", "ifb", "dummy", "nlmon", "vcan", "vxcan",
     ]
     static let cellularDrivers: Set<String> = [
         "qmi_wwan", "cdc_mbim", "huawei_cdc_ncm", "sierra_net", "rmnet", "rmnet_ipa", "ipa", "mhi_net",
