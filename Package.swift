@@ -8,11 +8,14 @@ let package = Package(
         .library(name: "NetworkReachability", targets: ["NetworkReachability"]),
         // Apple's names (SCNetworkReachability..., NWPathMonitor) over NetworkReachability.
         .library(name: "ReachabilityCompat", targets: ["ReachabilityCompat"]),
+        // A PathMonitor as a swift-service-lifecycle Service; the core library does not depend on it.
+        .library(name: "NetworkReachabilityService", targets: ["NetworkReachabilityService"]),
         .executable(name: "reachability", targets: ["reachability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation --target NetworkReachability`; a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -41,6 +44,13 @@ let package = Package(
         .executableTarget(name: "sc-monitor", dependencies: ["ReachabilityCompat", "ExampleSupport"], path: "Examples/sc-monitor"),
         .executableTarget(name: "af-manager", dependencies: ["NetworkReachability", "ExampleSupport"], path: "Examples/af-manager"),
         .executableTarget(name: "nw-monitor", dependencies: ["ReachabilityCompat", "ExampleSupport"], path: "Examples/nw-monitor"),
+        .target(
+            name: "NetworkReachabilityService",
+            dependencies: [
+                "NetworkReachability",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "reachability",
             dependencies: [
@@ -51,6 +61,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability"]),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: [
+                "NetworkReachabilityService",
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability", "ReachabilityCompat"]),
     ],
     swiftLanguageModes: [.v6]

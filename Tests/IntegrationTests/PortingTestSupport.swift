@@ -103,7 +103,10 @@ func withPortingNamespace<T>(prefix: String, online: Bool = true, _ body: (Porti
 }
 
 /// Values recorded from any thread, in order; expectations are fulfilled once the values satisfy a condition.
-final class PortingRecorder<Value: Sendable>: Sendable {
+///
+/// `@unchecked Sendable`: `state` is touched only with `lock` held. An `NSLock` (a pthread mutex),
+/// not `Synchronization.Mutex`, whose futex the thread sanitizer cannot see.
+final class PortingRecorder<Value: Sendable>: @unchecked Sendable {
     private struct Waiter {
         var condition: @Sendable ([Value]) -> Bool
         var expectation: XCTestExpectation
@@ -114,15 +117,22 @@ final class PortingRecorder<Value: Sendable>: Sendable {
         var waiters: [Waiter] = []
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var unsafeState = State()
 
     init() {}
 
+    private func withLock<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&unsafeState)
+    }
+
     /// Everything recorded so far.
-    var values: [Value] { state.withLock { $0.values } }
+    var values: [Value] { withLock { $0.values } }
 
     func append(_ value: Value) {
-        let ready = state.withLock { state -> [XCTestExpectation] in
+        let ready = withLock { state -> [XCTestExpectation] in
             state.values.append(value)
             let values = state.values
             let ready = state.waiters.filter { $0.condition(values) }.map(\.expectation)
@@ -136,7 +146,7 @@ final class PortingRecorder<Value: Sendable>: Sendable {
     func expectation(_ description: String, file: StaticString = #filePath, line: Int = #line,
                      until condition: @escaping @Sendable ([Value]) -> Bool) -> XCTestExpectation {
         let expectation = XCTestExpectation(description: description, file: file, line: line)
-        let holds = state.withLock { state -> Bool in
+        let holds = withLock { state -> Bool in
             if condition(state.values) { return true }
             state.waiters.append(Waiter(condition: condition, expectation: expectation))
             return false

@@ -228,6 +228,10 @@ enum Evaluator {
         }
         var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference,
                         available: available)
+        if case .general(let filter) = target, !filter.isEmpty {
+            // As if only the allowed interfaces existed.
+            path.availableInterfaces = path.availableInterfaces.filter { filter.allows($0.type) }
+        }
         guard case .host = target else { return path }
         let resolution = resolution ?? HostResolution()
         path.resolvedAddresses = resolution.addresses.map(\.description)

@@ -2,7 +2,8 @@
 enum UEvent {
     static func parse(_ text: String) -> [String: String] {
         var fields: [String: String] = [:]
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        // isNewline: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        for line in text.split(whereSeparator: \.isNewline) {
             guard let equals = line.firstIndex(of: "="), equals != line.startIndex else { continue }
             let key = String(line[..<equals])
             guard key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }

@@ -54,6 +54,8 @@ final class ResolverConfigurationWatcher {
         if case .named(let name) = namespace {
             directories.insert("/etc/netns")
             directories.insert("/etc/netns/\(name)")
+            // /etc/netns and /etc/netns/NAME may appear later: their creation re-watches.
+            names.insert("netns")
             names.insert(name)
         }
         for file in ["/etc/resolv.conf", "/etc/hosts"] {

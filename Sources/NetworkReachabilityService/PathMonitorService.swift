@@ -1,0 +1,53 @@
+import NetworkReachability
+import ServiceLifecycle
+
+/// Runs a `PathMonitor` as a swift-service-lifecycle `Service`, so a Vapor or Hummingbird server
+/// adds reachability to its `ServiceGroup` and it stops cleanly on graceful shutdown.
+///
+/// ```swift
+/// let reachability = PathMonitorService { path in
+///     logger.info("network: \(path)")
+/// }
+/// let group = ServiceGroup(services: [server, reachability], logger: logger)
+/// try await group.run()
+/// ```
+///
+/// The monitor is made in `run()`, never in `init`; each path is handed to `onPath` in order, the
+/// first one at once. On graceful shutdown `run()` returns; when the monitored namespace goes
+/// away or cannot be opened it throws, so the group sees the failure. It never returns early.
+public struct PathMonitorService: Service {
+    private let makeMonitor: @Sendable () throws -> PathMonitor
+    private let onPath: @Sendable (NetworkPath) async -> Void
+
+    /// - Parameters:
+    ///   - makeMonitor: makes the monitor when the service runs; default: the general path of the
+    ///     process's namespace (`PathMonitor()`).
+    ///   - onPath: called with each path, the current one first.
+    public init(
+        makeMonitor: @escaping @Sendable () throws -> PathMonitor = { PathMonitor() },
+        onPath: @escaping @Sendable (NetworkPath) async -> Void
+    ) {
+        self.makeMonitor = makeMonitor
+        self.onPath = onPath
+    }
+
+    /// Watches until graceful shutdown.
+    ///
+    /// - Throws: `ReachabilityError` when the monitor cannot be made, or its namespace cannot be
+    ///   opened or goes away; `CancellationError` when the task is cancelled without a shutdown.
+    public func run() async throws {
+        let monitor = try makeMonitor()
+        if let error = monitor.setupError { throw error }
+        defer { monitor.cancel() }
+        for await path in monitor.cancelOnGracefulShutdown() {
+            if path.unsatisfiedReason == .namespaceUnavailable {
+                throw ReachabilityError.namespaceNotFound(path: monitor.namespace.path)
+            }
+            await onPath(path)
+        }
+        if Task.isShuttingDownGracefully { return }
+        try Task.checkCancellation()
+        // The sequence ends only with shutdown or cancellation, or when the monitor is cancelled by hand.
+        throw CancellationError()
+    }
+}
