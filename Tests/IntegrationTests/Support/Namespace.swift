@@ -23,12 +23,15 @@ let namespaceSupportProblem: String? = {
 
 private let namespaceSerial = Atomic<Int>(0)
 
-/// Deletes the `nrx-it-PID-...` namespaces of test runs that crashed (and so could not run their
+/// The prefixes of the namespaces these tests make: `nrx-it-PID-N-TEST`, and `nrx-path-PID-N-TEST` for the path tests.
+private let namespacePrefixes = ["nrx-it-", "nrx-path-"]
+
+/// Deletes the `nrx-it-PID-...` (and `nrx-path-PID-...`) namespaces of test runs that crashed (and so could not run their
 /// `defer`s): those whose process is gone and that are older than any run lasts. The age guards
 /// against a run of another engineer in another PID namespace, whose PID means nothing here.
 private func removeNamespacesOfDeadRuns() {
     let listed = ((try? ip("netns", "list")) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").first }
-    for name in listed where name.hasPrefix("nrx-it-") {
+    for name in listed where namespacePrefixes.contains(where: { name.hasPrefix($0) }) {
         let fields = name.split(separator: "-")
         guard fields.count > 2, let pid = Int32(fields[2]), pid != getpid() else { continue }
         guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
@@ -38,13 +41,14 @@ private func removeNamespacesOfDeadRuns() {
     }
 }
 
-/// Runs `body` with a fresh network namespace, `nrx-it-PID-N-TEST`, whose `lo` is up.
+/// Runs `body` with a fresh network namespace, `PREFIX-PID-N-TEST` (`nrx-it-` unless `prefix` says
+/// otherwise), whose `lo` is up.
 ///
 /// The namespace is deleted on every exit path, and the test fails if it is still listed after.
 /// A `TunCarrierHolder` started in it must be stopped by `body` (with `defer`).
 /// - Throws: `XCTSkip` when namespaces cannot be made here (not root, no `ip netns`).
 func withNamespace(
-    _ function: String = #function, file: StaticString = #filePath, line: UInt = #line,
+    _ function: String = #function, prefix: String = "nrx-it", file: StaticString = #filePath, line: UInt = #line,
     _ body: (Namespace) throws -> Void
 ) throws {
     if let problem = namespaceSupportProblem {
@@ -52,7 +56,7 @@ func withNamespace(
     }
     let serial = namespaceSerial.add(1, ordering: .relaxed).newValue
     let tag = String(function.prefix { $0 != "(" }.filter { $0.isLetter || $0.isNumber }.suffix(28))
-    let name = "nrx-it-\(getpid())-\(serial)-\(tag)"
+    let name = "\(prefix)-\(getpid())-\(serial)-\(tag)"
     try ip("netns", "add", name)
     defer {
         removeNamespaceConfiguration(name)

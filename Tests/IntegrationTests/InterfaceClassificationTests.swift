@@ -1,0 +1,371 @@
+@testable import NetworkReachability
+import XCTest
+
+/// Issue 4 and semantics.md "Interface types": devices this kernel cannot create (Wi-Fi, WWAN,
+/// Bluetooth, USB tethering) classified through sysfs fixtures (`InterfacePolicy.sysfsRoot`), over
+/// veths in a namespace named like the fixture devices; names and ARPHRD types; configured
+/// expensive and constrained names; the per-ifindex cache.
+final class InterfaceClassificationTests: XCTestCase {
+    private let plan = AddressPlan.ipv4
+
+    override func tearDown() {
+        ReachabilitySettings.interfacePolicy = InterfacePolicy()
+        super.tearDown()
+    }
+
+    /// A veth `device` with `plan.hostCIDR` and the default route via `plan.gateway`, and the
+    /// general path over it, with `policy` in force.
+    private func pathOverDefault(_ device: String, policy: InterfacePolicy, in ns: Namespace,
+                                 file: StaticString = #filePath, line: UInt = #line) throws -> (PathMonitor, NetworkPath) {
+        ReachabilitySettings.interfacePolicy = policy
+        try ns.addLink(device, peer: "p-" + device, address: plan.hostCIDR)
+        try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", device)
+        let monitor = try ns.generalMonitor()
+        let path = monitor.currentPath
+        XCTAssertEqual(path.interface?.name, device, "\(path)", file: file, line: line)
+        XCTAssertEqual(path.status, .satisfied, "\(path)", file: file, line: line)
+        return (monitor, path)
+    }
+
+    /// A path over a non-cellular interface of `type`: the flags are the kernel's, status via Wi-Fi (AFNetworking's name for "not WWAN").
+    private func assertNotCellular(_ path: NetworkPath, _ type: NetworkInterface.InterfaceType, expensive: Bool, in ns: Namespace,
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(path.interface?.type, type, "\(path)", file: file, line: line)
+        XCTAssertTrue(path.usesInterfaceType(type), "\(path)", file: file, line: line)
+        XCTAssertEqual(path.interface?.isExpensive, expensive, "\(path)", file: file, line: line)
+        XCTAssertEqual(path.isExpensive, expensive, "\(path)", file: file, line: line)
+        XCTAssertFalse(path.isConstrained, "\(path)", file: file, line: line)
+        XCTAssertEqual(path.flags, try ns.kernelVerdict(.general).flags, "\(path)", file: file, line: line)
+        XCTAssertFalse(path.flags.contains(.isWWAN), "\(path)", file: file, line: line)
+        XCTAssertEqual(path.reachabilityStatus, .reachableViaWiFi, "\(path)", file: file, line: line)
+    }
+
+    /// A path over a cellular interface: expensive, and `isWWAN` and `transientConnection` on top of
+    /// what the kernel's route means (as Apple's configd does); status via WWAN.
+    private func assertCellular(_ path: NetworkPath, in ns: Namespace, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(path.interface?.type, .cellular, "\(path)", file: file, line: line)
+        XCTAssertTrue(path.usesInterfaceType(.cellular), "\(path)", file: file, line: line)
+        XCTAssertTrue(path.isExpensive, "\(path)", file: file, line: line)
+        XCTAssertEqual(path.interface?.isExpensive, true, "\(path)", file: file, line: line)
+        let kernel = try ns.kernelVerdict(.general)
+        XCTAssertEqual(path.flags, kernel.flags.union([.isWWAN, .transientConnection]), "\(path); kernel: \(kernel.evidence)",
+                       file: file, line: line)
+        XCTAssertEqual(path.flags, [.reachable, .isWWAN, .transientConnection], "\(path)", file: file, line: line)
+        XCTAssertEqual(path.reachabilityStatus, .reachableViaWWAN, "\(path)", file: file, line: line)
+        XCTAssertEqual(path.status, .satisfied, "\(path)", file: file, line: line)
+    }
+
+    // MARK: - Wi-Fi
+
+    func testWiFi_byDevtypeWlan() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.uevent("wlan0", devtype: "wlan")
+            let (_, path) = try pathOverDefault("wlan0", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wifi, expensive: false, in: ns)
+        }
+    }
+
+    func testWiFi_byPhy80211() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.phy80211("wlp2s0")
+            let (_, path) = try pathOverDefault("wlp2s0", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wifi, expensive: false, in: ns)
+        }
+    }
+
+    func testWiFi_byWirelessDirectory() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.wirelessDirectory("wlan1")
+            let (_, path) = try pathOverDefault("wlan1", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wifi, expensive: false, in: ns)
+        }
+    }
+
+    /// Without a fixture a veth called wlan0 is what it is: Ethernet. The name alone proves nothing.
+    func testWiFiName_withoutFixture_isWiredEthernet() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            let (_, path) = try pathOverDefault("wlan0", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wiredEthernet, expensive: false, in: ns)
+        }
+    }
+
+    /// The issue's example: Ethernet is the default and Wi-Fi is connected too; a monitor that
+    /// requires Wi-Fi is satisfied over Wi-Fi, one that prohibits it over Ethernet.
+    func testRequiredWiFi_isSatisfiedOverWiFi_whileEthernetIsTheDefault() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.uevent("wlan0", devtype: "wlan")
+            ReachabilitySettings.interfacePolicy = sysfs.policy()
+            try ns.addLink("eth0", peer: "p-eth0", address: plan.hostCIDR)
+            try ns.addLink("wlan0", peer: "p-wlan0", address: plan.second.hostCIDR)
+            try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "eth0", "metric", "100")
+            try ns.ip("-4", "route", "add", "default", "via", plan.second.gateway, "dev", "wlan0", "metric", "600")
+
+            let general = try ns.generalMonitor().currentPath
+            XCTAssertEqual(general.interface?.name, "eth0", "\(general)")
+            XCTAssertEqual(general.interface?.type, .wiredEthernet, "\(general)")
+            XCTAssertEqual(general.availableInterfaces.map(\.name), ["eth0", "wlan0"], "\(general)")
+            XCTAssertEqual(general.availableInterfaces.map(\.type), [.wiredEthernet, .wifi], "\(general)")
+
+            let wifi = try ns.filteredMonitor(required: .wifi).currentPath
+            XCTAssertEqual(wifi.status, .satisfied, "\(wifi)")
+            XCTAssertEqual(wifi.interface?.name, "wlan0", "\(wifi)")
+            XCTAssertTrue(wifi.usesInterfaceType(.wifi), "\(wifi)")
+            XCTAssertEqual(wifi.gateways, [plan.second.gateway], "\(wifi)")
+
+            let noWiFi = try ns.filteredMonitor(prohibited: [.wifi]).currentPath
+            XCTAssertEqual(noWiFi.interface?.name, "eth0", "\(noWiFi)")
+
+            let cellular = try ns.filteredMonitor(required: .cellular).currentPath
+            XCTAssertEqual(cellular.unsatisfiedReason, .requiredInterfaceUnavailable, "\(cellular)")
+        }
+    }
+
+    // MARK: - Cellular
+
+    func testWWAN_byDevtypeWwan() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            // A name no name rule knows: only the DEVTYPE can make it cellular
+            try sysfs.uevent("wwp0s20u4", devtype: "wwan")
+            let (_, path) = try pathOverDefault("wwp0s20u4", policy: sysfs.policy(), in: ns)
+            try assertCellular(path, in: ns)
+        }
+    }
+
+    func testWWAN_byDriverSymlink_qmiWwan() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.usbDevice("wwp0s20u4i4", driver: "qmi_wwan", product: "Sierra Wireless EM7455")
+            let (_, path) = try pathOverDefault("wwp0s20u4i4", policy: sysfs.policy(), in: ns)
+            try assertCellular(path, in: ns)
+        }
+    }
+
+    func testWWAN_byDriverSymlink_cdcMbim() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.usbDevice("mbim0", driver: "cdc_mbim")
+            let (_, path) = try pathOverDefault("mbim0", policy: sysfs.policy(), in: ns)
+            try assertCellular(path, in: ns)
+        }
+    }
+
+    /// `wwan0` (the kernel's WWAN framework's name) is cellular by its name, with or without sysfs.
+    func testWWAN_byName_wwan0_withoutSysfsRoot() throws {
+        try withPathNamespace { ns in
+            let (_, path) = try pathOverDefault("wwan0", policy: InterfacePolicy(), in: ns)
+            try assertCellular(path, in: ns)
+        }
+    }
+
+    func testWWAN_byName_rmnetAndCcmni() throws {
+        for name in ["rmnet_data0", "ccmni0"] {
+            try withPathNamespace { ns in
+                let (_, path) = try pathOverDefault(name, policy: InterfacePolicy(), in: ns)
+                try assertCellular(path, in: ns)
+            }
+        }
+    }
+
+    /// A scheduled monitor's callbacks carry the cellular flags too, and the status block's
+    /// `reachableViaWWAN` (AFNetworking), beginning with the first callback.
+    func testWWAN_scheduledMonitor_deliversWWANFlags() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.uevent("wwan0", devtype: "wwan")
+            let (monitor, _) = try pathOverDefault("wwan0", policy: sysfs.policy(), in: ns)
+            let flags = Recorder<ReachabilityFlags>()
+            monitor.setCallback { flags.append($0) }
+            let watch = WatchedMonitor(monitor)
+            defer { watch.stop() }
+            flags.wait(forCount: 1)
+            XCTAssertEqual(flags.all.first, [.reachable, .isWWAN, .transientConnection], names(flags.all))
+            XCTAssertEqual(watch.paths.all.first?.reachabilityStatus, .reachableViaWWAN, "\(watch.paths.all)")
+
+            // When the modem loses carrier: connection required, still WWAN
+            try ns.ip("link", "set", "p-wwan0", "down")
+            flags.wait(forLast: [.reachable, .connectionRequired, .isWWAN, .transientConnection])
+            XCTAssertEqual(watch.wait(until: "the path requires a connection") { $0.status == .requiresConnection }?.reachabilityStatus,
+                           .notReachable)
+        }
+    }
+
+    // MARK: - Bluetooth and tethering: expensive, not cellular
+
+    func testBluetoothPAN_isExpensiveEthernet() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.uevent("bnep0", devtype: "bluetooth")
+            let (_, path) = try pathOverDefault("bnep0", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wiredEthernet, expensive: true, in: ns)
+        }
+    }
+
+    func testRNDISTethering_isExpensiveEthernet() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.usbDevice("usb0", driver: "rndis_host", product: "SAMSUNG_Android")
+            let (_, path) = try pathOverDefault("usb0", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wiredEthernet, expensive: true, in: ns)
+        }
+    }
+
+    func testIPhoneTethering_ipheth_isExpensiveEthernet() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.usbDevice("eth1", driver: "ipheth", product: "iPhone")
+            let (_, path) = try pathOverDefault("eth1", policy: sysfs.policy(), in: ns)
+            try assertNotCellular(path, .wiredEthernet, expensive: true, in: ns)
+        }
+    }
+
+    func testCDCEther_behindAPhone_isExpensive_behindADock_isNot() throws {
+        for (product, expensive) in [("Pixel 7", true), ("USB 10/100/1000 LAN", false)] {
+            try withPathNamespace { ns in
+                let sysfs = try SysfsFixture()
+                defer { sysfs.remove() }
+                try sysfs.usbDevice("usb1", driver: "cdc_ether", product: product)
+                let (_, path) = try pathOverDefault("usb1", policy: sysfs.policy(), in: ns)
+                try assertNotCellular(path, .wiredEthernet, expensive: expensive, in: ns)
+            }
+        }
+    }
+
+    // MARK: - Configured names
+
+    func testConfiguredExpensiveAndConstrainedNames() throws {
+        try withPathNamespace { ns in
+            ReachabilitySettings.interfacePolicy = InterfacePolicy(expensiveInterfaceNames: ["v0"], constrainedInterfaceNames: ["v1"])
+            try ns.addLink("v0", address: plan.hostCIDR)
+            try ns.addLink("v1", address: plan.second.hostCIDR)
+            try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "v0", "metric", "100")
+            try ns.ip("-4", "route", "add", "default", "via", plan.second.gateway, "dev", "v1", "metric", "200")
+            let watch = WatchedMonitor(try ns.generalMonitor())
+            defer { watch.stop() }
+
+            // Over v0: expensive, not constrained, and still Ethernet and not WWAN
+            let overV0 = try XCTUnwrap(watch.last)
+            XCTAssertEqual(overV0.interface?.name, "v0", "\(overV0)")
+            XCTAssertTrue(overV0.isExpensive, "\(overV0)")
+            XCTAssertFalse(overV0.isConstrained, "\(overV0)")
+            XCTAssertEqual(overV0.interface?.type, .wiredEthernet)
+            XCTAssertEqual(overV0.flags, [.reachable], "configured names change no flags: \(overV0)")
+            XCTAssertEqual(overV0.reachabilityStatus, .reachableViaWiFi)
+            XCTAssertEqual(overV0.availableInterfaces.map { [$0.name: [$0.isExpensive, $0.isConstrained]] },
+                           [["v0": [true, false]], ["v1": [false, true]]], "\(overV0.availableInterfaces)")
+
+            // When v0's route goes, the path leaves by v1: constrained, not expensive
+            try ns.ip("-4", "route", "del", "default", "via", plan.gateway, "dev", "v0")
+            let overV1 = watch.wait(until: "the path leaves by v1") { $0.interface?.name == "v1" }
+            XCTAssertEqual(overV1?.isExpensive, false, "\(String(describing: overV1))")
+            XCTAssertEqual(overV1?.isConstrained, true, "\(String(describing: overV1))")
+        }
+    }
+
+    /// Nothing is constrained unless configured: not cellular, not tethering.
+    func testNothingIsConstrained_unlessConfigured() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.uevent("wwan0", devtype: "wwan")
+            let (_, path) = try pathOverDefault("wwan0", policy: sysfs.policy(), in: ns)
+            XCTAssertFalse(path.isConstrained, "\(path)")
+            XCTAssertEqual(path.interface?.isConstrained, false)
+        }
+    }
+
+    // MARK: - Cache and policy changes
+
+    /// The classification is cached per ifindex and read again when the link's name changes:
+    /// renaming a plain veth to the name of a Wi-Fi fixture makes it Wi-Fi.
+    func testRenamingALink_reclassifiesIt() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            try sysfs.uevent("wlan0", devtype: "wlan")
+            let (monitor, before) = try pathOverDefault("x0", policy: sysfs.policy(), in: ns)
+            XCTAssertEqual(before.interface?.type, .wiredEthernet, "\(before)")
+            let index = try ns.index(of: "x0")
+            let watch = WatchedMonitor(monitor)
+            defer { watch.stop() }
+
+            // When x0 becomes wlan0 (a rename needs the link down, which also takes its IPv4 routes)
+            try ns.ip("link", "set", "x0", "down")
+            try ns.ip("link", "set", "x0", "name", "wlan0")
+            try ns.ip("link", "set", "wlan0", "up")
+            try ns.waitForLink("wlan0", carrier: true)
+            try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "wlan0")
+
+            // Then the same ifindex is Wi-Fi
+            let after = watch.wait(until: "the path leaves by wlan0") { $0.interface?.name == "wlan0" }
+            XCTAssertEqual(after?.interface?.index, index, "\(String(describing: after))")
+            XCTAssertEqual(after?.interface?.type, .wifi, "\(String(describing: after))")
+            XCTAssertEqual(after?.availableInterfaces.first?.type, .wifi, "\(String(describing: after))")
+        }
+    }
+
+    /// A policy change reaches an unscheduled monitor's `currentPath` at once, and a scheduled
+    /// monitor with the next event of its namespace.
+    func testPolicyChange_reclassifies() throws {
+        try withPathNamespace { ns in
+            let sysfs = try SysfsFixture()
+            defer { sysfs.remove() }
+            let (monitor, before) = try pathOverDefault("wwp1s0", policy: InterfacePolicy(), in: ns)
+            XCTAssertEqual(before.interface?.type, .wiredEthernet, "\(before)")
+            let watch = WatchedMonitor(monitor)
+            defer { watch.stop() }
+
+            // When the policy points at fixtures that make wwp1s0 a modem
+            try sysfs.uevent("wwp1s0", devtype: "wwan")
+            ReachabilitySettings.interfacePolicy = sysfs.policy()
+
+            // Then a fresh read sees it at once
+            let unscheduled = try ns.generalMonitor()
+            try assertCellular(unscheduled.currentPath, in: ns)
+            // And the scheduled one with the namespace's next event (an address elsewhere)
+            try ns.addLink("v9", address: "10.99.9.2/24")
+            let after = watch.wait(until: "the path is cellular") { $0.interface?.type == .cellular }
+            XCTAssertEqual(after?.flags, [.reachable, .isWWAN, .transientConnection], "\(String(describing: after))")
+            XCTAssertEqual(after?.isExpensive, true)
+
+            // When the fixture changes but the policy does not, the cache holds; setting the policy again rereads
+            try sysfs.uevent("wwp1s0", devtype: "wlan")
+            ReachabilitySettings.interfacePolicy = sysfs.policy()
+            XCTAssertEqual(try ns.generalMonitor().currentPath.interface?.type, .wifi)
+        }
+    }
+
+    /// The sysfs root is read for a named namespace too, and the process's own `/sys` is not:
+    /// the host's interfaces are never consulted for a namespace's links.
+    func testWithoutSysfsRoot_aNamespacesVethIsWiredEthernet_andItsTunOther() throws {
+        try withPathNamespace { ns in
+            ReachabilitySettings.interfacePolicy = InterfacePolicy()
+            try ns.addLink("v0", address: plan.hostCIDR)
+            try ns.addTun("t0", addresses: ["10.77.0.2/24"])
+            let holder = try TunCarrierHolder(device: "t0", namespace: ns)
+            defer { holder.stop() }
+            try ns.waitForLink("t0", carrier: true)
+            let path = try ns.generalMonitor().currentPath
+            let types = Dictionary(uniqueKeysWithValues: path.availableInterfaces.map { ($0.name, $0.type) })
+            XCTAssertEqual(types, ["v0": .wiredEthernet, "t0": .other], "\(path.availableInterfaces)")
+            XCTAssertTrue(path.availableInterfaces.allSatisfy { !$0.isExpensive && !$0.isConstrained }, "\(path.availableInterfaces)")
+        }
+    }
+}
