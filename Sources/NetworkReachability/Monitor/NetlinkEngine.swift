@@ -137,18 +137,35 @@ final class NetlinkEngine: @unchecked Sendable {
     private func handleReadable() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else { return }
-        let result = sockets.events.drain()
+        apply(sockets.events.drain(), from: sockets)
+    }
+
+    /// Brings the snapshot up to date with a drain and re-evaluates what it can have moved.
+    ///
+    /// Link or address changes, rules, nexthops and overruns can move any target: all are
+    /// evaluated again. A route event moves only the destinations inside its prefix, so with route
+    /// events alone only the subscribers whose questions the prefixes cover are asked about again
+    /// (all of them when a prefix covers a default-route probe).
+    private func apply(_ result: DrainResult, from sockets: EngineSockets) {
         count(result)
-        if result.overrun {
-            scheduleResync()
-        }
+        if result.overrun { scheduleResync() }
         guard result.linksOrAddressesChanged || result.routesChanged else { return }
-        routingGeneration &+= 1
         let previous = snapshot
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
-        guard result.routesChanged || snapshot != previous else { return }
-        reevaluateSubscribers()
-        resolveHostsIfNetworkMoved(linksOrAddressesMoved: snapshot != previous)
+        let linksMoved = snapshot != previous
+        let changes = result.routeChanges
+        guard linksMoved || !changes.isEmpty else { return }
+        if linksMoved || changes.isBroad || changes.affectsDefaultRoutes {
+            routingGeneration &+= 1
+            reevaluateSubscribers()
+            resolveHostsIfNetworkMoved(linksOrAddressesMoved: linksMoved)
+        } else {
+            counters.scopedReevaluations += 1
+            deliver(to: subscribers.values.filter { core in
+                let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
+                return questions?.contains(where: changes.affects) ?? false
+            })
+        }
     }
 
     /// Names resolve again when links or addresses changed, or a default route's verdict did:
@@ -169,14 +186,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// every event the kernel sent before it.
     private func drainAndRefresh() {
         guard let sockets else { return }
-        let result = sockets.events.drain()
-        count(result)
-        if result.overrun { scheduleResync() }
-        if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
-        if result.anythingChanged { routingGeneration &+= 1 }
-        if result.anythingChanged && !subscribers.isEmpty {
-            reevaluateSubscribers()
-        }
+        apply(sockets.events.drain(), from: sockets)
     }
 
     private func count(_ result: DrainResult) {
@@ -242,6 +252,12 @@ final class NetlinkEngine: @unchecked Sendable {
     }
 
     /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
+    /// The resolution a host target is evaluated with; nil for other targets.
+    private func resolution(for target: MonitorTarget) -> HostResolution? {
+        guard case .host(let name) = target else { return nil }
+        return hosts[name]?.resolution ?? HostResolution()
+    }
+
     /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
     private func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false) -> [NetworkPath?] {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -266,11 +282,8 @@ final class NetlinkEngine: @unchecked Sendable {
         // One ordered list for the pass; each path moves its own interface to the front.
         let available = Evaluator.availableInterfaces(in: snapshot, first: nil, preference: preference)
         return targets.map { target -> NetworkPath? in
-            var resolution: HostResolution?
-            if case .host(let name) = target {
-                resolution = hosts[name]?.resolution ?? HostResolution()
-                if resolution?.state == .pending && !includingPending { return nil }
-            }
+            let resolution = resolution(for: target)
+            if resolution?.state == .pending && !includingPending { return nil }
             let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
             let targetAnswers = (questions ?? []).map(answer)
             return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
@@ -341,6 +354,8 @@ struct EngineCounters: Sendable, Equatable {
     var resyncs = 0
     var forgedMessagesDropped = 0
     var resolutions = 0
+    /// Passes that asked again only for the targets inside the prefixes of route events.
+    var scopedReevaluations = 0
 }
 
 /// Both sockets of an engine, made together inside the namespace and freed together.

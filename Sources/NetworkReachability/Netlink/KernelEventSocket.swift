@@ -7,14 +7,38 @@ import Glibc
 struct DrainResult: Sendable, Equatable {
     /// A link or address object was added, changed or removed in the caches.
     var linksOrAddressesChanged = false
-    /// A route or policy-rule message arrived (routes are not cached: this is only a wake-up).
+    /// A route, policy-rule or nexthop message arrived (routes are not cached: this is only a wake-up).
     var routesChanged = false
+    /// Which route questions those messages can affect.
+    var routeChanges = RouteChanges()
     /// The kernel dropped events because the receive buffer was full (ENOBUFS).
     var overrun = false
     /// Messages not sent by the kernel (sender port not 0), dropped unread.
     var forgedDropped = 0
 
     var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun }
+}
+
+/// The destination prefix of an RTM_NEWROUTE/RTM_DELROUTE message (no RTA_DST: the default route).
+///
+/// - Returns: nil for a family other than IPv4 and IPv6, or a message too short to read.
+private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePrefix? {
+    guard header.pointee.nlmsg_len >= UInt32(MemoryLayout<nlmsghdr>.size + MemoryLayout<rtmsg>.size),
+          let payload = nlmsg_data(header) else { return nil }
+    let route = payload.loadUnaligned(as: rtmsg.self)
+    let family: IPAddress.Family
+    switch Int32(route.rtm_family) {
+    case AF_INET: family = .ipv4
+    case AF_INET6: family = .ipv6
+    default: return nil
+    }
+    var bytes = [UInt8](repeating: 0, count: family.byteCount)
+    if let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
+       let data = nla_data(attribute) {
+        let count = min(Int(nla_len(attribute)), bytes.count)
+        bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: data, count: count)) }
+    }
+    return RoutePrefix(family: family, bytes: bytes, length: Int(route.rtm_dst_len))
 }
 
 /// Counters the C callbacks write while `nl_cache_mngr_data_ready` runs on the engine's queue.
@@ -61,9 +85,18 @@ final class KernelEventSocket {
                 inbox.result.forgedDropped += 1
                 return Int32(NL_SKIP.rawValue)
             }
-            switch Int32(nlmsg_hdr(message).pointee.nlmsg_type) {
-            case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE), Int32(RTM_NEWRULE), Int32(RTM_DELRULE):
+            let header = nlmsg_hdr(message)!
+            switch Int32(header.pointee.nlmsg_type) {
+            case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
                 inbox.result.routesChanged = true
+                if let prefix = routePrefix(of: header) {
+                    inbox.result.routeChanges.note(prefix)
+                } else {
+                    inbox.result.routeChanges.isBroad = true
+                }
+            case Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
+                inbox.result.routesChanged = true
+                inbox.result.routeChanges.isBroad = true
             default:
                 break
             }
@@ -80,7 +113,8 @@ final class KernelEventSocket {
             try check("nl_cache_mngr_add(route/link)", nl_cache_mngr_add(manager, "route/link", changed, context, &linkCache))
             _ = nl_socket_drop_membership(socket, Int32(RTNLGRP_IPV6_IFINFO.rawValue))
             try check("nl_cache_mngr_add(route/addr)", nl_cache_mngr_add(manager, "route/addr", changed, context, &addressCache))
-            for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
+            // Nexthop objects: routes that use them change with no route message of their own.
+            for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP] {
                 try check("nl_socket_add_membership", nl_socket_add_membership(socket, Int32(group.rawValue)))
             }
         } catch {

@@ -16,15 +16,9 @@ import Glibc
 /// - a probe covered by a more specific route is skipped.
 ///
 /// With every probe refused the first refusal is the answer; with every probe covered by specific
-/// routes there is no default route. The probes lie far apart in global unicast space and avoid
-/// well-known resolvers, which VPNs and split-DNS setups often route specifically. No packet is sent.
+/// routes there is no default route. The probes are `DefaultRouteProbes`. No packet is sent.
 struct RouteOracle {
-    static let probes: [IPAddress.Family: [IPAddress]] = [
-        .ipv4: ["11.22.33.44", "45.67.89.10", "77.11.22.33", "99.88.77.66", "131.2.3.4", "171.18.19.20", "211.3.4.5", "223.4.5.6"]
-            .map { try! IPAddress($0) },
-        .ipv6: ["2003:5::1", "2400:2::1", "2600:3::1", "2610:9::1", "2800:6::1", "2a00:1::1", "2a10:7::1", "2c0f:4::1"]
-            .map { try! IPAddress($0) },
-    ]
+    static var probes: [IPAddress.Family: [IPAddress]] { DefaultRouteProbes.all }
 
     let socket: RouteLookupSocket
 
