@@ -39,6 +39,9 @@ enum TargetSpecification: Sendable, Hashable {
 
     /// Whether the text is meant as an address rather than a name.
     static func looksLikeAddress(_ text: String) -> Bool {
-        text.contains(":") || text.contains("%") || text.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+        // A `%scope` belongs to an address only when what precedes it looks like one: `name%v0` is a
+        // host name, and the library then says which rule it breaks.
+        let base = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+        return base.contains(":") || (!base.isEmpty && base.allSatisfy { $0 == "." || ("0"..."9").contains($0) })
     }
 }

@@ -20,12 +20,17 @@ struct RouteVerdict: Sendable, Equatable {
         }
     }
 
-    /// The best of several verdicts: highest rank, then lowest metric, then the earliest.
-    static func best(_ verdicts: [RouteVerdict]) -> RouteVerdict? {
+    /// The best of several verdicts: highest rank, then (with `byMetric`) lowest metric, then the earliest.
+    ///
+    /// - Parameter byMetric: true where the verdicts are routes competing for the same traffic
+    ///   (the general path's interfaces and families); false for a host name's addresses, whose
+    ///   ties go to the resolver's order.
+    static func best(_ verdicts: [RouteVerdict], byMetric: Bool = true) -> RouteVerdict? {
         var best: RouteVerdict?
         for verdict in verdicts {
             guard let current = best else { best = verdict; continue }
-            if verdict.rank > current.rank || (verdict.rank == current.rank && verdict.rank > 0 && verdict.metric < current.metric) {
+            let betterMetric = byMetric && verdict.rank > 0 && verdict.metric < current.metric
+            if verdict.rank > current.rank || (verdict.rank == current.rank && betterMetric) {
                 best = verdict
             }
         }
@@ -94,7 +99,9 @@ enum Evaluator {
         default:
             break
         }
-        let best = RouteVerdict.best(answers.map { verdict(for: $0, in: snapshot) }) ?? .noRoute
+        let byMetric: Bool
+        if case .host = target { byMetric = false } else { byMetric = true }
+        let best = RouteVerdict.best(answers.map { verdict(for: $0, in: snapshot) }, byMetric: byMetric) ?? .noRoute
         if case .general(let filter) = target, !filter.isEmpty, best.rank == 0 {
             return RouteVerdict(flags: best.flags, reason: .requiredInterfaceUnavailable, interfaceIndex: best.interfaceIndex,
                                 gateways: best.gateways, metric: best.metric)

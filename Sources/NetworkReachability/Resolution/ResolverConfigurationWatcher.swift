@@ -58,7 +58,11 @@ final class ResolverConfigurationWatcher {
             names.insert("netns")
             names.insert(name)
         }
-        for file in ["/etc/resolv.conf", "/etc/hosts"] {
+        var files = ["/etc/resolv.conf", "/etc/hosts"]
+        if case .named(let name) = namespace {
+            files += ["/etc/netns/\(name)/resolv.conf", "/etc/netns/\(name)/hosts"]
+        }
+        for file in files {
             if let resolved = realpath(file, nil) {
                 let path = String(cString: resolved)
                 free(resolved)
