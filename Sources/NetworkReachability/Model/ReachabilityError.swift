@@ -37,7 +37,8 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
         case .namespaceNotFound(let path):
             return "network namespace '\(path)' does not exist (list them with 'ip netns list', make one with 'ip netns add NAME')"
         case .namespaceNotEnterable(let path, let function, let errno):
-            let hint = (errno == EPERM || errno == EACCES) ? "; run as root or with CAP_SYS_ADMIN" : ""
+            let hint = (errno == EPERM || errno == EACCES)
+                ? "; entering it needs CAP_SYS_ADMIN in the user namespace that owns it: run as root" : ""
             return "cannot enter network namespace '\(path)': \(function): \(Self.errnoName(errno)) (\(Self.errnoText(errno))\(hint))"
         case .netlink(let function, let code, let message):
             return "netlink failure in \(function): \(message) (libnl error \(code))"

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The delivery side of a `PathMonitor`: what the engine holds while the monitor is scheduled.
 ///
@@ -10,7 +9,7 @@ import Synchronization
 /// goes away, and its `deinit` unsubscribes the core.
 final class MonitorCore: Sendable {
     let target: MonitorTarget
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     private let calloutLock = CalloutLock()
 
     private struct WeakMonitor {
@@ -27,6 +26,16 @@ final class MonitorCore: Sendable {
     }
 
     private struct State {
+        mutating func forgetDeliveredFlags() {
+            lastQueuedFlags = nil
+            lastDeliveredFlags = nil
+        }
+
+        mutating func forgetDeliveredPath() {
+            lastQueuedPath = nil
+            lastDeliveredPath = nil
+        }
+
         var current: NetworkPath
         var owner = WeakMonitor()
         var queue: DispatchQueue?
@@ -51,7 +60,7 @@ final class MonitorCore: Sendable {
 
     init(target: MonitorTarget, initial: NetworkPath) {
         self.target = target
-        self.state = Mutex(State(current: initial))
+        self.state = LockedState(State(current: initial))
     }
 
     func attach(owner: PathMonitor) {
@@ -77,18 +86,36 @@ final class MonitorCore: Sendable {
             let old = state.context
             state.callback = callback
             state.context = callback == nil ? nil : context
+            if callback != nil { state.forgetDeliveredFlags() }
             return old
         }
         withExtendedLifetime(old) {}
+        if callback != nil { redeliverCurrent() }
     }
 
     func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
-        state.withLock { $0.flagsHandler = handler }
+        state.withLock { state in
+            state.flagsHandler = handler
+            if handler != nil { state.forgetDeliveredFlags() }
+        }
+        if handler != nil { redeliverCurrent() }
     }
 
     var pathHandler: (@Sendable (NetworkPath) -> Void)? {
         get { state.withLock { $0.pathHandler } }
-        set { state.withLock { $0.pathHandler = newValue } }
+        set {
+            state.withLock { state in
+                state.pathHandler = newValue
+                if newValue != nil { state.forgetDeliveredPath() }
+            }
+            if newValue != nil { redeliverCurrent() }
+        }
+    }
+
+    /// A callback set on a scheduled monitor gets the current state first, as one set before
+    /// scheduling does: the first delivery may have run before it existed.
+    private func redeliverCurrent() {
+        receive(current)
     }
 
     var delegate: (any PathMonitorDelegate)? {

@@ -33,13 +33,13 @@ final class ReachabilityErrorTests: XCTestCase {
     func testNamespaceNotEnterable_EPERM_saysToRunAsRoot() {
         let error = ReachabilityError.namespaceNotEnterable(path: "/run/netns/blue", function: "setns", errno: EPERM)
         XCTAssertEqual(error.description, "cannot enter network namespace '/run/netns/blue': setns: EPERM "
-                       + "(\(String(cString: strerror(EPERM))); run as root or with CAP_SYS_ADMIN)")
+                       + "(\(String(cString: strerror(EPERM))); entering it needs CAP_SYS_ADMIN in the user namespace that owns it: run as root)")
     }
 
     func testNamespaceNotEnterable_EACCES_saysToRunAsRoot() {
         let error = ReachabilityError.namespaceNotEnterable(path: "/proc/1/ns/net", function: "open", errno: EACCES)
         XCTAssertTrue(error.description.hasPrefix("cannot enter network namespace '/proc/1/ns/net': open: EACCES ("))
-        XCTAssertTrue(error.description.hasSuffix("; run as root or with CAP_SYS_ADMIN)"))
+        XCTAssertTrue(error.description.hasSuffix("; entering it needs CAP_SYS_ADMIN in the user namespace that owns it: run as root)"))
     }
 
     func testNamespaceNotEnterable_otherErrno_hasNoHint() {
