@@ -113,11 +113,27 @@ struct RunLoopHandle: @unchecked Sendable, Equatable {
     /// `CFRunLoopWakeUp`; adding a timer that is already due does wake it, and the loop then runs
     /// the queued blocks in order.
     func perform(inModes modes: [RunLoop.Mode], _ block: @escaping @Sendable () -> Void) {
-        runLoop.perform(inModes: modes, block: block)
-        let wakeUp = Timer(timeInterval: 0, repeats: false) { _ in }
-        for mode in modes {
-            runLoop.add(wakeUp, forMode: mode)
+        let wakeUp = WakeUpTimer(Timer(timeInterval: 0, repeats: false) { _ in })
+        runLoop.perform(inModes: modes) {
+            block()
+            // The run loop holds a timer until it fires in one of its modes; one that never runs
+            // in the others would keep it for good.
+            wakeUp.timer.invalidate()
         }
+        for mode in modes {
+            runLoop.add(wakeUp.timer, forMode: mode)
+        }
+    }
+}
+
+/// The wake-up timer, handed to the block that invalidates it on the run loop's own thread.
+///
+/// `@unchecked Sendable`: the timer is created here and then touched only on its run loop's thread.
+private final class WakeUpTimer: @unchecked Sendable {
+    let timer: Timer
+
+    init(_ timer: Timer) {
+        self.timer = timer
     }
 }
 
