@@ -37,6 +37,8 @@ final class NetlinkEngine: @unchecked Sendable {
     private var nameServers: NameServerConfiguration
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     private var resyncScheduled = false
+    /// What a pending second look after a deletion will re-evaluate.
+    private var secondLook: RouteChanges?
     var counters = EngineCounters()
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name; stopped with the engine or the namespace.
@@ -50,6 +52,9 @@ final class NetlinkEngine: @unchecked Sendable {
     var configurationWatcher: ResolverConfigurationWatcher?
     /// The default routes' verdicts when names were last resolved: names resolve again when they move.
     private var defaultRouteVerdicts: [RouteVerdict] = []
+
+    /// How long after a deletion the engine looks again (see `scheduleSecondLook`).
+    static let secondLookDelay: DispatchTimeInterval = .milliseconds(20)
 
     /// Resyncs after overruns come at most this often, so an event storm cannot pin a core.
     static let minimumResyncInterval: DispatchTimeInterval = .milliseconds(100)
@@ -153,8 +158,18 @@ final class NetlinkEngine: @unchecked Sendable {
         let previous = snapshot
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
         let linksMoved = snapshot != previous
-        let changes = result.routeChanges
+        var changes = result.routeChanges
+        if result.hadDeletions {
+            // An address or link deletion moves the routes of its own prefixes: look again at everything.
+            if result.linksOrAddressesChanged { changes.isBroad = true }
+            scheduleSecondLook(at: changes)
+        }
         guard linksMoved || !changes.isEmpty else { return }
+        reevaluate(after: changes, linksMoved: linksMoved)
+    }
+
+    /// Re-evaluates what `changes` (and moved links) can have moved.
+    private func reevaluate(after changes: RouteChanges, linksMoved: Bool) {
         if linksMoved || changes.isBroad || changes.affectsDefaultRoutes {
             routingGeneration &+= 1
             reevaluateSubscribers()
@@ -179,6 +194,26 @@ final class NetlinkEngine: @unchecked Sendable {
         if linksOrAddressesMoved || verdicts != defaultRouteVerdicts {
             defaultRouteVerdicts = verdicts
             resolveAllHosts()
+        }
+    }
+
+    /// Looks again, shortly, at what a deletion may have moved: the kernel announces a deleted
+    /// route before it removes it, and no later message tells when it is gone. Deletions within the
+    /// delay share one second look; dedupe keeps it silent when nothing moved.
+    private func scheduleSecondLook(at changes: RouteChanges) {
+        if var pending = secondLook {
+            if changes.isBroad { pending.isBroad = true }
+            for prefix in changes.prefixes { pending.note(prefix) }
+            secondLook = pending
+            return
+        }
+        secondLook = changes
+        queue.asyncAfter(deadline: .now() + Self.secondLookDelay) { [weak self] in
+            guard let self, let changes = self.secondLook else { return }
+            self.secondLook = nil
+            guard self.sockets != nil else { return }
+            self.counters.secondLooks += 1
+            self.reevaluate(after: changes, linksMoved: false)
         }
     }
 
@@ -356,6 +391,8 @@ struct EngineCounters: Sendable, Equatable {
     var resolutions = 0
     /// Passes that asked again only for the targets inside the prefixes of route events.
     var scopedReevaluations = 0
+    /// Passes made shortly after a deletion, which the kernel announces before finishing it.
+    var secondLooks = 0
 }
 
 /// Both sockets of an engine, made together inside the namespace and freed together.

@@ -11,6 +11,10 @@ struct DrainResult: Sendable, Equatable {
     var routesChanged = false
     /// Which route questions those messages can affect.
     var routeChanges = RouteChanges()
+    /// A route, address, link, rule or nexthop was deleted. The kernel announces some deletions
+    /// before it has finished them (fib_table_delete sends RTM_DELROUTE before removing the
+    /// alias), so a lookup made at once can still meet the old route: the engine looks again.
+    var hadDeletions = false
     /// The kernel dropped events because the receive buffer was full (ENOBUFS).
     var overrun = false
     /// Messages not sent by the kernel (sender port not 0), dropped unread.
@@ -86,6 +90,12 @@ final class KernelEventSocket {
                 return Int32(NL_SKIP.rawValue)
             }
             let header = nlmsg_hdr(message)!
+            switch Int32(header.pointee.nlmsg_type) {
+            case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):
+                inbox.result.hadDeletions = true
+            default:
+                break
+            }
             switch Int32(header.pointee.nlmsg_type) {
             case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
                 inbox.result.routesChanged = true
