@@ -31,6 +31,8 @@ if os.path.exists(path):
                 continue
             rec = json.loads(line)
             key = rec.get("scenario")
+            if key == "flap":
+                key += f"-{rec.get('kind')}"
             if key in ("memory", "reeval"):
                 key += f"-{rec.get('monitors')}" + ("-same" if rec.get("same_destination") else "")
             scen[key] = rec
@@ -85,6 +87,17 @@ for kind, label in NAMES.items():
     c = cpu(us)
     row(f"CPU per change, {label} (µs)", "< ½ GLib's", f"{c}", f"floor {cpu(floor)}, GLib {g}",
         verdict(c is not None and g is not None and c < g / 2))
+
+# The same flaps driven in process (nrx-bench flap): the library alone, without the command.
+FLAPS = {"link": "link", "route": "route", "addr": "address"}
+for kind, label in FLAPS.items():
+    fl = scen.get(f"flap-{kind}")
+    if not fl:
+        continue
+    lu = fl["latency_us"]
+    row(f"the library alone, {label} ({fl['target']}, in process, {fl['changes']} changes)", "(diagnostic)",
+        f"p50 {lu['p50']:.0f} µs, p99 {lu['p99']:.0f} µs; CPU {fl['cpu_us_per_change']} µs/change",
+        f"{fl.get('lookups_per_change', '?')} lookups/change; {fl['missed']} missed", verdict(None))
 
 # Container churn (harness) and the quiet scenario.
 h = harness.get("churn")

@@ -89,6 +89,12 @@ public final class BenchNamespace: @unchecked Sendable {
         "route add default via 10.77.0.2",
     ]
 
+    /// Uses a namespace someone else made (and will delete): nothing is deleted here.
+    public init(existing name: String) {
+        self.name = name
+        self.deleted = true
+    }
+
     /// Makes the namespace and runs `setup` in it with `ip -n NAME -batch -`.
     public init(purpose: String, setup: [String] = BenchNamespace.standardSetup, ipv6: Bool = true) throws {
         guard Bench.isRoot else { throw BenchError("network namespaces need root") }
@@ -120,6 +126,13 @@ public final class BenchNamespace: @unchecked Sendable {
     /// `ip -n NAME -batch FILE` (for 100k routes).
     public func batch(file: String) throws {
         try Bench.run(["ip", "-n", name, "-batch", file])
+    }
+
+    /// The index of a link in the namespace.
+    public func ifindex(of link: String) throws -> Int {
+        let index = nrxb_ifindex_in(path, link)
+        guard index > 0 else { throw BenchError("no link \(link) in \(name): errno \(-index)") }
+        return Int(index)
     }
 
     public func delete() {
@@ -157,6 +170,18 @@ public final class RouteChanger: @unchecked Sendable {
     }
 
     public func drainAcks(_ count: Int) -> Int32 { nrxb_drain_acks(fd, Int32(count)) }
+
+    /// Sets a link up or down (the harness's link flap).
+    public func link(_ ifindex: Int, up: Bool) throws {
+        let rc = nrxb_link_set_up(fd, Int32(ifindex), up ? 1 : 0)
+        guard rc == 0 else { throw BenchError("link \(ifindex) \(up ? "up" : "down"): errno \(-rc)") }
+    }
+
+    /// Adds or removes an IPv4 address (the harness's address flap).
+    public func address(add: Bool, _ address: String, _ prefixLength: Int, ifindex: Int) throws {
+        let rc = nrxb_addr4(fd, add ? 1 : 0, Int32(ifindex), Bench.ipv4(address), Int32(prefixLength))
+        guard rc == 0 else { throw BenchError("address \(add ? "add" : "del") \(address): errno \(-rc)") }
+    }
 
     /// The harness's route flap: the default route via 10.77.0.2.
     public func defaultRoute(add: Bool) throws {

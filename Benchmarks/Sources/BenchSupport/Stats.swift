@@ -18,6 +18,17 @@ public enum ProcessFigures {
     public static var threads: Int { Int(statusKiB("Threads")) }
     /// CPU time of all threads of the process, ns.
     public static var cpuNs: Int64 { nrxb_process_cpu_ns() }
+    /// CPU time of every thread but the main one, ns (schedstat): the library's engine and the
+    /// callback queues run on dispatch threads, the benchmark's own sends on the main thread (whose
+    /// kernel work for a route change would otherwise count as the library's).
+    /// (Process CPU, which keeps the time of threads that exited, minus the main thread's.)
+    public static var workerCpuNs: Int64 {
+        let process = nrxb_process_cpu_ns()
+        guard let text = try? String(contentsOfFile: "/proc/self/task/\(getpid())/schedstat", encoding: .utf8),
+              let first = text.split(separator: " ").first, let main = Int64(first) else { return process }
+        return process - main
+    }
+
     /// glibc heap bytes in use.
     public static var heapBytes: Int64 { nrxb_heap_in_use() }
     public static func trimHeap() { nrxb_malloc_trim() }

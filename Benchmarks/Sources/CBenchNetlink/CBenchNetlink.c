@@ -237,3 +237,62 @@ void nrxb_sleep_until_ns(int64_t ns) {
     struct timespec ts = { .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
 }
+
+/* ---- link and address changes (the harness's link-flap and addr-flap) ------------------ */
+
+#include <net/if.h>
+#include <linux/if_addr.h>
+
+int nrxb_link_set_up(int fd, int ifindex, int up) {
+    struct {
+        struct nlmsghdr n;
+        struct ifinfomsg i;
+    } req;
+    memset(&req, 0, sizeof req);
+    req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+    req.n.nlmsg_type = RTM_NEWLINK;
+    req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+    req.n.nlmsg_seq = ++sequence;
+    req.i.ifi_family = AF_UNSPEC;
+    req.i.ifi_index = ifindex;
+    req.i.ifi_change = IFF_UP;
+    req.i.ifi_flags = up ? IFF_UP : 0;
+    struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+    if (sendto(fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0) return -errno;
+    return nrxb_drain_acks(fd, 1);
+}
+
+int nrxb_addr4(int fd, int add, int ifindex, uint32_t address, int plen) {
+    struct {
+        struct nlmsghdr n;
+        struct ifaddrmsg a;
+        char attrs[32];
+    } req;
+    memset(&req, 0, sizeof req);
+    req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifaddrmsg));
+    req.n.nlmsg_type = add ? RTM_NEWADDR : RTM_DELADDR;
+    req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (add ? (NLM_F_CREATE | NLM_F_EXCL) : 0);
+    req.n.nlmsg_seq = ++sequence;
+    req.a.ifa_family = AF_INET;
+    req.a.ifa_prefixlen = (unsigned char)plen;
+    req.a.ifa_index = ifindex;
+    put_attr(&req.n, IFA_LOCAL, &address, 4);
+    put_attr(&req.n, IFA_ADDRESS, &address, 4);
+    struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+    if (sendto(fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0) return -errno;
+    return nrxb_drain_acks(fd, 1);
+}
+
+int nrxb_ifindex_in(const char *path, const char *name) {
+    int self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (self < 0) return -errno;
+    int target = open(path, O_RDONLY | O_CLOEXEC);
+    if (target < 0) { int e = errno; close(self); return -e; }
+    if (setns(target, CLONE_NEWNET) != 0) { int e = errno; close(self); close(target); return -e; }
+    unsigned index = if_nametoindex(name);
+    int e = errno;
+    if (setns(self, CLONE_NEWNET) != 0) _exit(99);
+    close(self);
+    close(target);
+    return index > 0 ? (int)index : -e;
+}

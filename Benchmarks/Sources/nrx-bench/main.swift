@@ -10,6 +10,8 @@
 //   nrx-bench reeval --monitors N [--rounds R] [--same]    route change -> every monitor's callback
 //   nrx-bench routes [--routes 100000] [--rate 1000] [--seconds 5]   100k-route namespace: memory, churn CPU
 //   nrx-bench quiet [--rate 1000] [--pairs 200] [--seconds 10]       churn that moves no target
+//   nrx-bench flap --kind link|route|addr [--changes N] [--target ADDR] [--gap-ms G]
+//                                                          the harness's flaps, in process: library-only latency and CPU
 //   nrx-bench status [--iterations N]                      ReachabilityStatus(flags:) throughput
 //   nrx-bench drive --ns NAME [--rate R] [--pairs P] [--seconds S]   (child) the churn generator
 import BenchSupport
@@ -252,24 +254,24 @@ func reevalScenario() throws {
     var last = Samples(), first = Samples(), cpu = Samples()
     var extra = 0
     let counter = SyscallCounter()
-    let cpuStart = ProcessFigures.cpuNs
+    let cpuStart = ProcessFigures.workerCpuNs
     for round in 0..<rounds {
         let removing = round % 2 == 0
         fleet.arm(expectReachable: !removing)
-        let c0 = ProcessFigures.cpuNs
+        let c0 = ProcessFigures.workerCpuNs
         let t0 = ProcessFigures.monotonicNs
         try changer.defaultRoute(add: !removing)
         guard let (firstNs, lastNs) = fleet.wait(timeoutSeconds: 30) else {
             throw BenchError("round \(round): \(fleet.matchingCallbacks)/\(count) callbacks after 30 s")
         }
-        let c1 = ProcessFigures.cpuNs
+        let c1 = ProcessFigures.workerCpuNs
         first.add(us(firstNs - t0))
         last.add(us(lastNs - t0))
         cpu.add(us(c1 - c0))
         settle(0.05)
         extra += fleet.allCallbacks - fleet.matchingCallbacks
     }
-    let cpuTotal = ProcessFigures.cpuNs - cpuStart
+    let cpuTotal = ProcessFigures.workerCpuNs - cpuStart
     let syscalls = counter?.stop()
     var record: [String: Any] = [
         "scenario": "reeval", "monitors": count, "rounds": rounds, "same_destination": same,
@@ -448,6 +450,82 @@ func quietScenario() throws {
     withExtendedLifetime((general, fleet)) {}
 }
 
+// MARK: - The harness's flaps, in process
+
+/// The shared harness's change kinds against one scheduled monitor, sent from this process
+/// (raw rtnetlink, main thread) so that the library's own cost shows without the command's
+/// JSON printing: change -> pathUpdateHandler latency, and the CPU of every thread but the
+/// sender's per change. `--target` (an address) instead of the general path.
+func flapScenario() throws {
+    let kind = options["kind"] ?? "route"
+    let changes = int("changes", 200)
+    let gap = double("gap-ms", 20) / 1000
+    var setup = BenchNamespace.standardSetup
+    if kind == "addr" { setup.append("addr add 10.77.9.1/24 dev v0") }
+    // --ns NAME: a namespace made beforehand with the standard setup (for valgrind, under which
+    // this process cannot start `ip`); --no-perf: no lookup count (perf is a child process too).
+    let namespace = try options["ns"].map { BenchNamespace(existing: $0) } ?? BenchNamespace(purpose: "flap", setup: setup)
+    defer { namespace.delete() }
+    let changer = try RouteChanger(namespace: namespace)
+    let v0 = try namespace.ifindex(of: "v0")
+    let monitor: PathMonitor
+    if let target = options["target"] {
+        monitor = try PathMonitor(address: target, namespace: namespace.networkNamespace)
+    } else {
+        monitor = PathMonitor(namespace: namespace.networkNamespace)
+    }
+    let arrived = DispatchSemaphore(value: 0)
+    let stamp = Atomic<Int64>(0)
+    let count = Atomic<Int>(0)
+    monitor.pathUpdateHandler = { _ in
+        stamp.store(ProcessFigures.monotonicNs, ordering: .releasing)
+        count.add(1, ordering: .relaxed)
+        arrived.signal()
+    }
+    monitor.start(queue: DispatchQueue(label: "nrx-bench.flap"))
+    arrived.wait()
+    settle(0.3)
+    while arrived.wait(timeout: .now()) == .success {}
+    count.store(0, ordering: .relaxed)
+    var latency = Samples()
+    var missed = 0
+    let counter = flag("no-perf") ? nil : SyscallCounter()
+    let cpu0 = ProcessFigures.workerCpuNs
+    for i in 0..<changes {
+        let undo = i % 2 == 1
+        let t0 = ProcessFigures.monotonicNs
+        switch kind {
+        case "link":
+            try changer.link(v0, up: undo)
+            // As the harness: IPv4 routes of a downed link are flushed without RTM_DELROUTE.
+            if undo { try changer.defaultRoute(add: true) }
+        case "addr":
+            try changer.address(add: undo, "10.77.9.1", 24, ifindex: v0)
+        default:
+            try changer.defaultRoute(add: undo)
+        }
+        if arrived.wait(timeout: .now() + 1) == .success {
+            latency.add(us(stamp.load(ordering: .acquiring) - t0))
+        } else {
+            missed += 1
+        }
+        settle(gap)
+        while arrived.wait(timeout: .now()) == .success {}  // extra notifications of this change
+    }
+    let cpu1 = ProcessFigures.workerCpuNs
+    let syscalls = counter?.stop()
+    var record: [String: Any] = [
+        "scenario": "flap", "kind": kind, "target": options["target"] ?? "*", "changes": changes,
+        "latency_us": latency.json(), "missed": missed, "notifications": count.load(ordering: .relaxed),
+        "cpu_us_per_change": round1(us(cpu1 - cpu0) / Double(changes)),
+    ]
+    if let sends = syscalls?["syscalls:sys_enter_sendmsg"] {
+        record["lookups_per_change"] = round1(Double(sends) / Double(changes))
+    }
+    emitRecord(record)
+    withExtendedLifetime(monitor) {}
+}
+
 // MARK: - Evaluator throughput
 
 /// `ReachabilityStatus(flags:)`, the evaluator's pure last step, over every combination of the
@@ -547,10 +625,11 @@ do {
     case "reeval": try reevalScenario()
     case "routes": try routesScenario()
     case "quiet": try quietScenario()
+    case "flap": try flapScenario()
     case "status": statusScenario()
     case "drive": try driveScenario()
     default:
-        note("usage: nrx-bench flags|first-callback|memory|reeval|routes|quiet|status|drive [--options]; see the header of main.swift")
+        note("usage: nrx-bench flags|first-callback|memory|reeval|routes|quiet|flap|status|drive [--options]; see the header of main.swift")
         exit(2)
     }
 } catch {

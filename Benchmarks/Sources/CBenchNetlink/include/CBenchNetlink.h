@@ -19,6 +19,15 @@ int nrxb_route4_nowait(int fd, int add, uint32_t dst, int plen, uint32_t gateway
 /// Reads `count` ACKs (NLMSG_ERROR messages). Returns the first nonzero error, or 0.
 int nrxb_drain_acks(int fd, int count);
 
+/// The index of link `name` inside the namespace of nsfs file `path`, or -errno.
+int nrxb_ifindex_in(const char *path, const char *name);
+
+/// Sets link `ifindex` up or down (RTM_NEWLINK, IFF_UP) and waits for the ACK. Returns 0 or -errno.
+int nrxb_link_set_up(int fd, int ifindex, int up);
+
+/// Adds or deletes the IPv4 address `address/plen` (network order) on `ifindex`; waits for the ACK.
+int nrxb_addr4(int fd, int add, int ifindex, uint32_t address, int plen);
+
 /// One RTM_GETROUTE round trip for an IPv4 destination (network order), what `ip route get`
 /// asks: the kernel's floor under a library lookup. Returns 0 (a route), -errno the kernel refused with.
 int nrxb_route_get4(int fd, uint32_t destination);
