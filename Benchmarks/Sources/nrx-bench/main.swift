@@ -309,6 +309,11 @@ func routesScenario() throws {
     fleet.schedule()
     guard fleet.wait(timeoutSeconds: 30) != nil else { throw BenchError("first callbacks did not arrive") }
     let probe = try PathMonitor(address: "10.9.9.9", namespace: namespace.networkNamespace)
+    // The batch file is written before the first reading, in its own scope: its text (some MB)
+    // must not count as the engine's.
+    let file = "/tmp/nrx-bench-routes-\(getpid()).batch"
+    try writeRouteBatch(file, count: routeCount)
+    defer { unlink(file) }
     settle(0.3)
     ProcessFigures.trimHeap()
     let rssBefore = ProcessFigures.rssKiB
@@ -316,14 +321,7 @@ func routesScenario() throws {
     counter.reset()
     fleet.arm(expectReachable: nil, count: Int.max)
 
-    let file = "/tmp/nrx-bench-routes-\(getpid()).batch"
-    var text = ""
-    text.reserveCapacity(routeCount * 40)
-    for k in 0..<routeCount {
-        text += "route add 100.\(64 + (k >> 16)).\((k >> 8) & 255).\(k & 255)/32 via 10.77.0.2\n"
-    }
-    try text.write(toFile: file, atomically: false, encoding: .utf8)
-    defer { unlink(file) }
+    let loadCounter = SyscallCounter()
     let cpu0 = ProcessFigures.cpuNs
     let t0 = ProcessFigures.monotonicNs
     try namespace.batch(file: file)
@@ -331,6 +329,7 @@ func routesScenario() throws {
     _ = try probe.flags()  // drains what is queued, on the engine's queue
     _ = waitForQuiet()
     let cpu1 = ProcessFigures.cpuNs
+    let loadSyscalls = loadCounter?.stop()
     ProcessFigures.trimHeap()
     let rssAfter = ProcessFigures.rssKiB
     let heapAfter = ProcessFigures.heapBytes
@@ -386,6 +385,11 @@ func routesScenario() throws {
         "raw_lookup_us": raw.json(digits: 2), "unscheduled_flags_us": library.json(digits: 2),
         "monitors": ["general(*)", "10.1.1.1", "100.64.0.5", "10.77.0.2"],
     ]
+    if let sends = loadSyscalls?["syscalls:sys_enter_sendmsg"] {
+        // Every pass re-evaluates the four targets (~17 lookups): passes = lookups / 17.
+        record["load_lookups"] = sends
+        record["load_recvmsg"] = loadSyscalls?["syscalls:sys_enter_recvmsg"] ?? 0
+    }
     if let sends = syscalls?["syscalls:sys_enter_sendmsg"] {
         let lookups = Double(sends) / Double(changes)
         record["lookups_per_change"] = round3(lookups)
@@ -393,6 +397,16 @@ func routesScenario() throws {
     }
     emitRecord(record)
     withExtendedLifetime((general, fleet, probe)) {}
+}
+
+/// `route add 100.64.x.y/32 via 10.77.0.2` lines for `ip -batch`.
+func writeRouteBatch(_ path: String, count: Int) throws {
+    var text = ""
+    text.reserveCapacity(count * 44)
+    for k in 0..<count {
+        text += "route add 100.\(64 + (k >> 16)).\((k >> 8) & 255).\(k & 255)/32 via 10.77.0.2\n"
+    }
+    try text.write(toFile: path, atomically: false, encoding: .utf8)
 }
 
 // MARK: - Churn that moves no target
@@ -526,6 +540,34 @@ func flapScenario() throws {
     withExtendedLifetime(monitor) {}
 }
 
+// MARK: - Hold monitors (for external tools)
+
+/// Holds a general-path monitor and three address monitors, scheduled, in an existing namespace
+/// for `--seconds`, printing RSS and heap at the start and the end: for heap profilers
+/// (valgrind --tool=massif cannot start `ip` itself) while routes are changed from outside.
+func holdScenario() throws {
+    guard let name = options["ns"] else { throw BenchError("hold needs --ns NAME") }
+    let seconds = double("seconds", 30)
+    let namespace = BenchNamespace(existing: name)
+    let general = PathMonitor(namespace: namespace.networkNamespace)
+    let counter = CallbackCounter()
+    counter.watch(general)
+    general.setDispatchQueue(DispatchQueue(label: "nrx-bench.hold"))
+    let fleet = try MonitorFleet(addresses: ["10.1.1.1", "100.64.0.5", "10.77.0.2"], namespace: namespace.networkNamespace)
+    fleet.arm(expectReachable: nil, count: Int.max)
+    fleet.schedule()
+    settle(0.5)
+    ProcessFigures.trimHeap()
+    let rss0 = ProcessFigures.rssKiB, heap0 = ProcessFigures.heapBytes
+    note("hold: ready (rss \(rss0) KiB)")
+    settle(seconds)
+    ProcessFigures.trimHeap()
+    emitRecord(["scenario": "hold", "rss_before_kib": rss0, "rss_after_kib": ProcessFigures.rssKiB,
+                "heap_before": heap0, "heap_after": ProcessFigures.heapBytes,
+                "general_flags_callbacks": counter.flags.load(ordering: .relaxed)])
+    withExtendedLifetime((general, fleet)) {}
+}
+
 // MARK: - Evaluator throughput
 
 /// `ReachabilityStatus(flags:)`, the evaluator's pure last step, over every combination of the
@@ -626,6 +668,7 @@ do {
     case "routes": try routesScenario()
     case "quiet": try quietScenario()
     case "flap": try flapScenario()
+    case "hold": try holdScenario()
     case "status": statusScenario()
     case "drive": try driveScenario()
     default:
