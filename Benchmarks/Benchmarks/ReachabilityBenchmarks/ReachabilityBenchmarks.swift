@@ -71,7 +71,7 @@ func reevaluateOnce(_ benchmark: Benchmark) {
     }
     let done = fleet.wait(timeoutSeconds: 30)
     benchmark.stopMeasurement()
-    if done == nil { benchmark.error("not every monitor got its callback within 30 s") }
+    if done == nil { benchmark.error("not every monitor got its callback within 30 s" + (state.namespace?.vanishNote ?? "")) }
 }
 
 /// Creates N monitors of distinct address targets in the process's own namespace, schedules

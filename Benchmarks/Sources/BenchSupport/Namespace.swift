@@ -78,6 +78,9 @@ public final class BenchNamespace: @unchecked Sendable {
     public var path: String { "/run/netns/\(name)" }
     public var networkNamespace: NetworkNamespace { .named(name) }
     private var deleted = false
+    /// (st_dev, st_ino) of /run/netns/NAME once made: another process may delete the name (the
+    /// project's scripts/test deletes every nrx-* namespace that appeared during its run).
+    private var identity: (UInt64, UInt64)?
 
     /// lo up; veth v0/v1 up; 10.77.0.1/24 on v0; default via 10.77.0.2 (the shared harness's layout).
     public static let standardSetup = [
@@ -111,10 +114,30 @@ public final class BenchNamespace: @unchecked Sendable {
             if !ipv6 { sysctls += ["net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"] }
             try Bench.run(["ip", "netns", "exec", name, "sysctl", "-q", "-w"] + sysctls)
             try batch(setup)
+            identity = Self.identity(of: path)
         } catch {
             delete()
             throw error
         }
+    }
+
+    private static func identity(of path: String) -> (UInt64, UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Whether /run/netns/NAME is still the namespace made here (nil identity: not made here).
+    public var isStillOurs: Bool {
+        guard let identity else { return true }
+        guard let now = Self.identity(of: path) else { return false }
+        return now == identity
+    }
+
+    /// A sentence for errors: why a scenario may have stopped seeing changes.
+    public var vanishNote: String {
+        isStillOurs ? "" : " (namespace \(name) was deleted or replaced by another process while in use:"
+            + " scripts/test deletes every nrx-* namespace that appears during its run)"
     }
 
     /// Runs iproute2 commands in the namespace, one per line.

@@ -262,7 +262,7 @@ func reevalScenario() throws {
         let t0 = ProcessFigures.monotonicNs
         try changer.defaultRoute(add: !removing)
         guard let (firstNs, lastNs) = fleet.wait(timeoutSeconds: 30) else {
-            throw BenchError("round \(round): \(fleet.matchingCallbacks)/\(count) callbacks after 30 s")
+            throw BenchError("round \(round): \(fleet.matchingCallbacks)/\(count) callbacks after 30 s\(namespace.vanishNote)")
         }
         let c1 = ProcessFigures.workerCpuNs
         first.add(us(firstNs - t0))
