@@ -119,6 +119,7 @@ extension NetlinkEngine {
         configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, queue: queue) { [weak self] in
             guard let self else { return }
             self.logger.debug("resolver configuration changed", metadata: ["namespace": "\(self.namespace)"])
+            self.resolverConfigurationChanged()
             if !self.hosts.isEmpty {
                 self.resolverPool.configurationChanged()
                 self.resolveAllHosts()

@@ -35,6 +35,9 @@ final class NetlinkEngine: @unchecked Sendable {
     private var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
     private var subscribers: [ObjectIdentifier: MonitorCore] = [:]
     private var nameServers: NameServerConfiguration
+    /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
+    /// pass when inotify is unavailable), not with a `stat` on every pass.
+    private var cachedSupportsDNS: Bool?
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     private var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
@@ -132,6 +135,12 @@ final class NetlinkEngine: @unchecked Sendable {
             return snapshot.links.values.sorted { $0.index < $1.index }
                 .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
         }
+    }
+
+    /// The resolver's configuration changed: `supportsDNS` is read again with the next evaluation.
+    func resolverConfigurationChanged() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        cachedSupportsDNS = nil
     }
 
     /// Counters for tests and logs. Blocks for one hop onto the queue.
@@ -309,7 +318,10 @@ final class NetlinkEngine: @unchecked Sendable {
             answers[question] = answer
             return answer
         }
-        let supportsDNS = nameServers.refresh()
+        if cachedSupportsDNS == nil || configurationWatcher?.isWatching != true {
+            cachedSupportsDNS = nameServers.refresh()
+        }
+        let supportsDNS = cachedSupportsDNS ?? false
         if preferenceCache?.generation != routingGeneration {
             preferenceCache = (routingGeneration, defaultRouteMetrics(answer))
         }

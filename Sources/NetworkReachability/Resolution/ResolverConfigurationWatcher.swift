@@ -43,6 +43,9 @@ final class ResolverConfigurationWatcher {
         source.activate()
     }
 
+    /// Whether inotify works here; without it, callers must read the files themselves.
+    var isWatching: Bool { source != nil }
+
     deinit {
         if let source { source.cancel() } else if descriptor >= 0 { Syscalls.close(descriptor) }
     }
