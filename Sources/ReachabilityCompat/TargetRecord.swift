@@ -83,13 +83,20 @@ final class TargetRecord: Sendable {
 
     /// Replaces the callback and its context; the old context is released outside the lock.
     func setCallback(_ callout: SCNetworkReachabilityCallBack?, context: CallbackContext?) {
-        let old = state.withLock { state -> CallbackContext? in
+        let (old, target) = state.withLock { state -> (CallbackContext?, PathMonitor?) in
             let old = state.context
             state.callout = callout
             state.context = context
-            return old
+            return (old, state.target.target)
         }
         withExtendedLifetime(old) {}
+        // A callback set on a scheduled target gets the current state first, as one set before
+        // scheduling does: installing the handler again makes the target deliver it.
+        if callout != nil, let target {
+            target.setCallback { [self] flags in
+                self.receive(flags)
+            }
+        }
     }
 
     /// Moves to `schedule` if `allowed` accepts the current one. - Returns: whether it did.
