@@ -23,6 +23,12 @@ struct CommandOutput: Sendable {
 ///
 /// Both pipes are drained while the command runs, so a chatty command cannot block on a full pipe.
 func runCommand(_ executable: String, _ arguments: [String]) throws -> CommandOutput {
+    try runCommandTimed(executable, arguments).output
+}
+
+/// Runs a command like `runCommand`, and also returns when its standard output reached its end of
+/// file (the moment the command exited, for `ip`).
+func runCommandTimed(_ executable: String, _ arguments: [String]) throws -> (output: CommandOutput, ended: DispatchTime) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -40,13 +46,12 @@ func runCommand(_ executable: String, _ arguments: [String]) throws -> CommandOu
         errorText.withLock { $0 = data }
     }
     let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+    let ended = DispatchTime.now()
     readingErrors.wait()
     process.waitUntilExit()
-    return CommandOutput(
-        status: process.terminationStatus,
-        standardOutput: String(decoding: out, as: UTF8.self),
-        standardError: String(decoding: errorText.withLock { $0 }, as: UTF8.self)
-    )
+    let output = CommandOutput(status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+                               standardError: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
+    return (output, ended)
 }
 
 /// The `ip` binary of iproute2.

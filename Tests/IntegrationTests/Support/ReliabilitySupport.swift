@@ -85,34 +85,6 @@ struct BatchFile {
     }
 }
 
-/// Runs a command to its end like `runCommand`, and returns when its standard output reached its
-/// end of file (the moment the command exited, for `ip`) as well.
-func runCommandTimed(_ executable: String, _ arguments: [String]) throws -> (output: CommandOutput, ended: DispatchTime) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let outPipe = Pipe()
-    let errPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let errorText = Mutex<Data>(Data())
-    let readingErrors = DispatchGroup()
-    let errHandle = errPipe.fileHandleForReading
-    DispatchQueue.global().async(group: readingErrors) {
-        let data = errHandle.readDataToEndOfFile()
-        errorText.withLock { $0 = data }
-    }
-    let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-    let ended = DispatchTime.now()
-    readingErrors.wait()
-    process.waitUntilExit()
-    let output = CommandOutput(status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
-                               standardError: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
-    return (output, ended)
-}
-
 // MARK: - A flags log with deadlines
 
 /// The flags a monitor's callback delivered, each with the time it arrived; waits against a
