@@ -178,13 +178,28 @@ enum Evaluator {
         )
     }
 
+    /// The links `availableInterfaces` may list, by index: up, with carrier, holding an address
+    /// that reaches beyond the link (decision (o): link-local-only links such as a container's
+    /// host-side veth are left out), and not loopback (decision (f)).
+    static func availableLinks(in snapshot: KernelSnapshot) -> [LinkState] {
+        let withAddress = snapshot.indexesWithRoutableAddress
+        return snapshot.links.values
+            .filter { $0.isUp && $0.hasCarrier && !$0.isLoopback && withAddress.contains($0.index) }
+            .sorted { $0.index < $1.index }
+    }
+
     /// Interfaces that are up, have carrier and hold an address, in the order routes would prefer
     /// them: the path's own first, then those with a default route by its metric, then by index.
     /// Loopback only when the path uses it.
+    ///
+    /// - Parameter preference: each interface's default-route metric; only needed (and only
+    ///   asked of the kernel by the engine) when two or more links are available.
     static func availableInterfaces(in snapshot: KernelSnapshot, first: Int?, preference: [Int: UInt32]) -> [NetworkInterface] {
-        let withAddress = snapshot.indexesWithAddress
-        return snapshot.links.values
-            .filter { $0.isUp && $0.hasCarrier && withAddress.contains($0.index) && (!$0.isLoopback || $0.index == first) }
+        var links = availableLinks(in: snapshot)
+        if let first, let link = snapshot.links[first], link.isLoopback, link.isUp {
+            links.append(link)
+        }
+        return links
             .sorted { a, b in
                 if (a.index == first) != (b.index == first) { return a.index == first }
                 switch (preference[a.index], preference[b.index]) {
@@ -206,8 +221,9 @@ enum Evaluator {
             list.insert(list.remove(at: position), at: 0)
             return list
         }
-        // Not in the list: loopback, which counts only when the path uses it.
-        guard let link = snapshot.links[first.index], link.isLoopback, link.isUp else { return available }
+        // Not in the list: loopback, or a link with only link-local addresses (decision (o)),
+        // which count when the path uses them.
+        guard let link = snapshot.links[first.index], link.isUp, link.isLoopback || link.hasCarrier else { return available }
         return [first] + available
     }
 

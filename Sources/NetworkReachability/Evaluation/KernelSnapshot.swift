@@ -76,6 +76,14 @@ struct InterfaceAddress: Sendable, Hashable {
     var interfaceIndex: Int
     var address: IPAddress
     var prefixLength: Int
+    /// The kernel's `ifa_scope`: 0 universe, 200 site, 253 link (IPv6 `fe80::/10`), 254 host.
+    var scope: UInt8 = 0
+
+    /// `RT_SCOPE_LINK`: addresses at or above it do not reach past their own link.
+    static let linkScope: UInt8 = 253
+
+    /// Whether the address can carry traffic beyond its own link (scope universe or site).
+    var reachesBeyondLink: Bool { scope < Self.linkScope }
 }
 
 /// The kernel's link and address state at one moment. Routes are never copied: the route of
@@ -93,8 +101,13 @@ struct KernelSnapshot: Sendable, Equatable {
         addresses.contains { $0.address.family == address.family && $0.address.bytes == address.bytes }
     }
 
-    /// Indexes of the interfaces that hold at least one address.
-    var indexesWithAddress: Set<Int> { Set(addresses.map(\.interfaceIndex)) }
+    /// Indexes of the interfaces that hold at least one address reaching beyond their link:
+    /// a container's host-side veth, with only its IPv6 link-local address, is not among them.
+    var indexesWithRoutableAddress: Set<Int> {
+        var indexes = Set<Int>()
+        for address in addresses where address.reachesBeyondLink { indexes.insert(address.interfaceIndex) }
+        return indexes
+    }
 }
 
 /// The kernel's `rtm_type` of a route.

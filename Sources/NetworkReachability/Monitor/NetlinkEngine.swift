@@ -322,10 +322,16 @@ final class NetlinkEngine: @unchecked Sendable {
             cachedSupportsDNS = nameServers.refresh()
         }
         let supportsDNS = cachedSupportsDNS ?? false
-        if preferenceCache?.generation != routingGeneration {
-            preferenceCache = (routingGeneration, defaultRouteMetrics(answer))
+        // The order of `availableInterfaces` needs each link's default-route metric only when
+        // there are two links to order; it is asked once per routing generation.
+        let availableLinks = Evaluator.availableLinks(in: snapshot)
+        var preference: [Int: UInt32] = [:]
+        if availableLinks.count > 1 {
+            if preferenceCache?.generation != routingGeneration {
+                preferenceCache = (routingGeneration, defaultRouteMetrics(of: availableLinks, answer))
+            }
+            preference = preferenceCache!.metrics
         }
-        let preference = preferenceCache!.metrics
         // One ordered list for the pass; each path moves its own interface to the front.
         let available = Evaluator.availableInterfaces(in: snapshot, first: nil, preference: preference)
         return targets.map { target -> NetworkPath? in
@@ -341,13 +347,12 @@ final class NetlinkEngine: @unchecked Sendable {
 }
 
 extension NetlinkEngine {
-    /// The metric of the best default route leaving by each available interface (up, carrier,
-    /// an address), for the order of `availableInterfaces`. Its lookups go through the pass's
-    /// shared answers, so a filtered general-path monitor reuses them.
-    fileprivate func defaultRouteMetrics(_ answer: (RouteQuestion) -> RouteAnswer) -> [Int: UInt32] {
-        let withAddress = snapshot.indexesWithAddress
+    /// The metric of the best default route leaving by each of `links` (the available ones), for
+    /// the order of `availableInterfaces`. Its lookups go through the pass's shared answers, so a
+    /// filtered general-path monitor reuses them.
+    fileprivate func defaultRouteMetrics(of links: [LinkState], _ answer: (RouteQuestion) -> RouteAnswer) -> [Int: UInt32] {
         var metrics: [Int: UInt32] = [:]
-        for link in snapshot.links.values where link.isUp && link.hasCarrier && !link.isLoopback && withAddress.contains(link.index) {
+        for link in links {
             for family in [IPAddress.Family.ipv4, .ipv6] {
                 if case .route(let route) = answer(.defaultRoute(family, outputInterface: link.index)) {
                     metrics[link.index] = min(metrics[link.index] ?? .max, route.metric)

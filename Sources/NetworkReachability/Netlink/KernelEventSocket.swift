@@ -235,7 +235,8 @@ private final class SnapshotCollector {
         addresses.append(InterfaceAddress(
             interfaceIndex: Int(rtnl_addr_get_ifindex(object)),
             address: address,
-            prefixLength: Int(rtnl_addr_get_prefixlen(object))
+            prefixLength: Int(rtnl_addr_get_prefixlen(object)),
+            scope: UInt8(truncatingIfNeeded: rtnl_addr_get_scope(object))
         ))
     }
 }

@@ -9,7 +9,8 @@ import Glibc
 /// asking, with `RTM_F_FIB_MATCH`, which FIB entry each of a few probe destinations matches:
 ///
 /// - the first probe whose entry is a default route (prefix 0, or one of the /1 halves that VPNs
-///   install instead) gives the answer, through its plain lookup (the chosen next hop);
+///   install instead) gives the answer: the entry itself when it has one next hop, else a plain
+///   lookup of the probe (the next hop the kernel chooses);
 /// - ENETUNREACH means no entry covers the probe, so no default route exists: no route;
 /// - a refusal by an `unreachable`, `blackhole` or `prohibit` entry may come from a default of that
 ///   type or from a specific route over the probe: remembered, and the next probe is tried;
@@ -46,8 +47,15 @@ struct RouteOracle {
                 return match
             case .failure:
                 if firstRefusal == nil { firstRefusal = match }
-            case .route(let entry) where entry.prefixLength <= 1:
-                return plainLookup(probe, outputInterface: outputInterface, linkDown: entry.isLinkDown)
+            case .route(var entry) where entry.prefixLength <= 1:
+                // A single next hop is the one a packet takes: the FIB entry says it all. Only a
+                // multipath entry (or one whose next hop is a nexthop object the kernel does not
+                // expand) needs the plain lookup that picks the hop.
+                guard entry.outputInterface != nil, entry.gateways.count <= 1 else {
+                    return plainLookup(probe, outputInterface: outputInterface, fibEntry: entry)
+                }
+                entry.prefixLength = 0
+                return .route(entry)
             case .route:
                 continue
             }
@@ -55,12 +63,14 @@ struct RouteOracle {
         return firstRefusal ?? .failure(errno: ENETUNREACH)
     }
 
-    /// The resolved route (the chosen next hop of a multipath route), with the FIB entry's linkdown mark.
-    private func plainLookup(_ probe: IPAddress, outputInterface: Int?, linkDown: Bool) -> RouteAnswer {
+    /// The resolved route (the chosen next hop of a multipath route), with the FIB entry's
+    /// linkdown mark and metric (IPv4's resolved answer carries no `RTA_PRIORITY`).
+    private func plainLookup(_ probe: IPAddress, outputInterface: Int?, fibEntry: RouteEntry) -> RouteAnswer {
         let answer = socket.lookup(RouteRequest(destination: probe, outputInterface: outputInterface))
         guard case .route(var entry) = answer else { return answer }
         entry.prefixLength = 0
-        entry.isLinkDown = entry.isLinkDown || linkDown
+        entry.isLinkDown = entry.isLinkDown || fibEntry.isLinkDown
+        entry.metric = fibEntry.metric
         return .route(entry)
     }
 }

@@ -501,6 +501,27 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertEqual(available(for: .address(F.ip("10.0.0.2")), answer: F.route(.local, dev: 2)), ["eth0", "eth1", "wwan0"])
     }
 
+    private static let withContainerVeths = F.snapshot(
+        [F.loopback, F.link(2, "eth0"), F.link(8, "veth8"), F.link(9, "cali9")],
+        addresses: [(1, "127.0.0.1"), (2, "10.0.0.2"), (2, "fe80::2"), (8, "fe80::8"), (9, "fe80::9")])
+
+    func testAvailableInterfaces_leaveOutLinksWithOnlyLinkLocalAddresses() {
+        // Decision (o): a container's host-side veth comes and goes without moving anyone's path.
+        let target = MonitorTarget.address(F.ip("192.0.2.1"))
+        let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.withContainerVeths),
+                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: Self.withContainerVeths, supportsDNS: true)
+        XCTAssertEqual(path.availableInterfaces.map(\.name), ["eth0"])
+    }
+
+    func testAvailableInterfaces_listALinkLocalOnlyLinkWhenTheRouteUsesIt() {
+        // A /32 to a pod over its link-local-only veth (Calico's layout): the path's own interface is listed first.
+        let target = MonitorTarget.address(F.ip("10.244.1.9"))
+        let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.withContainerVeths),
+                                      answers: [F.route(dev: 9)], in: Self.withContainerVeths, supportsDNS: true)
+        XCTAssertEqual(path.interface?.name, "cali9")
+        XCTAssertEqual(path.availableInterfaces.map(\.name), ["cali9", "eth0"])
+    }
+
     func testAvailableInterfaces_carryTheirTypes() {
         let path = Evaluator.evaluate(.address(F.ip("127.0.0.1")), questions: [.destination(RouteRequest(destination: F.ip("127.0.0.1")))],
                                       answers: [F.route(.local, dev: 1)], in: Self.manyLinks, supportsDNS: true)

@@ -65,11 +65,13 @@ final class KernelSnapshotTests: XCTestCase {
         XCTAssertFalse(KernelSnapshot().owns(F.ip("127.0.0.1")))
     }
 
-    func testLinkNamed_andIndexesWithAddress() {
-        let snapshot = F.snapshot([F.loopback, F.link(2, "eth0"), F.link(3, "eth1")], addresses: [(1, "127.0.0.1"), (3, "10.1.0.2"), (3, "10.1.0.3")])
+    func testLinkNamed_andIndexesWithRoutableAddress_leaveOutLinkAndHostScopes() {
+        let snapshot = F.snapshot([F.loopback, F.link(2, "eth0"), F.link(3, "eth1"), F.link(4, "veth9")],
+                                  addresses: [(1, "127.0.0.1"), (2, "2001:db8::2"), (3, "10.1.0.2"), (3, "10.1.0.3"), (4, "fe80::9")])
         XCTAssertEqual(snapshot.link(named: "eth1")?.index, 3)
         XCTAssertNil(snapshot.link(named: "eth9"))
-        XCTAssertEqual(snapshot.indexesWithAddress, [1, 3])
+        XCTAssertEqual(snapshot.indexesWithRoutableAddress, [2, 3],
+                       "loopback's host-scoped and veth9's link-local address reach no further than their link")
     }
 
     func testRouteType_fromRtmType() {

@@ -37,9 +37,22 @@ enum Fixture {
         var snapshot = KernelSnapshot()
         for link in links { snapshot.links[link.index] = link }
         snapshot.addresses = addresses.map { index, text in
-            InterfaceAddress(interfaceIndex: index, address: ip(text), prefixLength: ip(text).family == .ipv4 ? 24 : 64)
+            InterfaceAddress(interfaceIndex: index, address: ip(text), prefixLength: ip(text).family == .ipv4 ? 24 : 64,
+                             scope: kernelScope(of: ip(text)))
         }
         return snapshot
+    }
+
+    /// The `ifa_scope` the kernel gives an address added without `scope`: host for loopback
+    /// addresses, link for IPv6 `fe80::/10`, universe otherwise.
+    static func kernelScope(of address: IPAddress) -> UInt8 {
+        let bytes = address.bytes
+        switch address.family {
+        case .ipv4: return bytes[0] == 127 ? 254 : 0
+        case .ipv6:
+            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return 254 }
+            return bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 ? 253 : 0
+        }
     }
 
     /// Every combination of the nine flags, as the index bits 0...8 select them in bit order.

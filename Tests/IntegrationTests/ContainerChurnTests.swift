@@ -1,0 +1,66 @@
+import Dispatch
+@testable import NetworkReachability
+import XCTest
+
+/// Containers come and go: each start makes a host-side veth that is up, has carrier and holds
+/// only an IPv6 link-local address, each stop removes it. No packet of a target can leave by such
+/// a link, so no monitor's path may move (docs/semantics.md, decision (o)).
+final class ContainerChurnTests: XCTestCase {
+    func testVethPairsWithOnlyLinkLocalAddresses_moveNoPath() throws {
+        try withNamespace { ns in
+            // Given: a general-path monitor on a LAN with a default route, its path handler recording
+            try ns.addLAN(.ipv4)
+            try ns.ip("-4", "route", "add", "default", "via", AddressPlan.ipv4.gateway, "dev", "v0")
+            let monitor = try ns.generalMonitor()
+            let paths = Recorder<NetworkPath>()
+            let queue = callbackQueue()
+            monitor.pathUpdateHandler = { paths.append($0) }
+            monitor.start(queue: queue)
+            paths.wait(forCount: 1)
+
+            // When: five containers start (a veth pair each, both ends up, IPv6 link-local addresses)
+            let pairs = (0..<5).map { "ch\($0)" }
+            for name in pairs { try ns.addVeth(name) }
+            try waitUntil("the engine holds every container veth's link-local address") {
+                let statuses = try NetworkInterface.statuses(in: ns.reference)
+                return pairs.allSatisfy { name in
+                    statuses.first { $0.interface.name == name }?.addresses.contains { $0.hasPrefix("fe80:") } ?? false
+                }
+            }
+            settle(monitor, queue)
+
+            // Then: the path did not move, and the veths are not among the available interfaces
+            XCTAssertEqual(paths.all.count, 1, "container veths moved the path: \(paths.all.map(\.availableInterfaces))")
+            XCTAssertEqual(monitor.currentPath.availableInterfaces.map(\.name), ["v0"])
+
+            // When: they stop
+            for name in pairs { try ns.ip("link", "del", name) }
+            try waitUntil("the engine saw the veths go") {
+                try NetworkInterface.statuses(in: ns.reference).allSatisfy { !pairs.contains($0.interface.name) }
+            }
+            settle(monitor, queue)
+
+            // Then: still no callback; a real change still gets through
+            XCTAssertEqual(paths.all.count, 1, "container veths moved the path: \(paths.all.map(\.availableInterfaces))")
+            try ns.ip("-4", "route", "del", "default")
+            paths.wait(forCount: 2)
+            XCTAssertEqual(paths.all.last?.status, .unsatisfied)
+        }
+    }
+
+    func testALinkLocalOnlyInterface_isListedWhenTheTargetsRouteLeavesByIt() throws {
+        try withNamespace { ns in
+            // Given: a pod-style /32 route over a veth that holds only a link-local address
+            try ns.addLAN(.ipv4)
+            try ns.addVeth("cali1")
+            try ns.ip("-4", "route", "add", "10.244.1.9/32", "dev", "cali1")
+
+            // When: a monitor of that address is read
+            let path = try ns.monitor("10.244.1.9").currentPath
+
+            // Then: its interface comes first, and the LAN is still listed
+            XCTAssertEqual(path.interface?.name, "cali1")
+            XCTAssertEqual(path.availableInterfaces.map(\.name), ["cali1", "v0"])
+        }
+    }
+}
