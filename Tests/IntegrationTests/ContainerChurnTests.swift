@@ -9,7 +9,7 @@ final class ContainerChurnTests: XCTestCase {
     func testVethPairsWithOnlyLinkLocalAddresses_moveNoPath() throws {
         try withNamespace { ns in
             // Given: a general-path monitor on a LAN with a default route, its path handler recording
-            try ns.addLAN(.ipv4)
+            try ns.addLAN(.ipv4, linkLocal: false)  // no late DAD events on the LAN itself
             try ns.ip("-4", "route", "add", "default", "via", AddressPlan.ipv4.gateway, "dev", "v0")
             let monitor = try ns.generalMonitor()
             let paths = Recorder<NetworkPath>()
@@ -17,6 +17,7 @@ final class ContainerChurnTests: XCTestCase {
             monitor.pathUpdateHandler = { paths.append($0) }
             monitor.start(queue: queue)
             paths.wait(forCount: 1)
+            let before = monitor.engine!.currentCounters
 
             // When: five containers start (a veth pair each, both ends up, IPv6 link-local addresses)
             let pairs = (0..<5).map { "ch\($0)" }
@@ -29,9 +30,11 @@ final class ContainerChurnTests: XCTestCase {
             }
             settle(monitor, queue)
 
-            // Then: the path did not move, and the veths are not among the available interfaces
+            // Then: the path did not move, the veths are not among the available interfaces, and
+            // the engine asked the kernel nothing for them
             XCTAssertEqual(paths.all.count, 1, "container veths moved the path: \(paths.all.map(\.availableInterfaces))")
             XCTAssertEqual(monitor.currentPath.availableInterfaces.map(\.name), ["v0"])
+            XCTAssertEqual(monitor.engine!.currentCounters.lookups, before.lookups, "lookups for links no route of the target uses")
 
             // When: they stop
             for name in pairs { try ns.ip("link", "del", name) }
@@ -40,8 +43,10 @@ final class ContainerChurnTests: XCTestCase {
             }
             settle(monitor, queue)
 
-            // Then: still no callback; a real change still gets through
+            // Then: still no callback and no lookup; a real change still gets through
             XCTAssertEqual(paths.all.count, 1, "container veths moved the path: \(paths.all.map(\.availableInterfaces))")
+            try waitUntil("the second look after the deletions has run") { monitor.engine!.currentCounters.secondLooks > before.secondLooks }
+            XCTAssertEqual(monitor.engine!.currentCounters.lookups, before.lookups, "lookups for links no route of the target uses")
             try ns.ip("-4", "route", "del", "default")
             paths.wait(forCount: 2)
             XCTAssertEqual(paths.all.last?.status, .unsatisfied)

@@ -41,7 +41,7 @@ final class NetlinkEngine: @unchecked Sendable {
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     private var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
-    private var secondLook: RouteChanges?
+    private var secondLook: (routes: RouteChanges, links: LinkChanges)?
     var counters = EngineCounters()
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name; stopped with the engine or the namespace.
@@ -156,36 +156,40 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Brings the snapshot up to date with a drain and re-evaluates what it can have moved.
     ///
-    /// Link or address changes, rules, nexthops and overruns can move any target: all are
-    /// evaluated again. A route event moves only the destinations inside its prefix, so with route
-    /// events alone only the subscribers whose questions the prefixes cover are asked about again
-    /// (all of them when a prefix covers a default-route probe).
+    /// A change of an available link (or of its addresses), a rule, a nexthop or an overrun can
+    /// move any target: all are evaluated again. A route event moves only the destinations inside
+    /// its prefix (all of them when the prefix covers a default-route probe), and a change of links
+    /// that are available neither before nor after it (a container's veth) only the targets that
+    /// leave by them or had no route (`LinkChanges`); with only those, just the subscribers they
+    /// can move are asked about again.
     private func apply(_ result: DrainResult, from sockets: EngineSockets) {
         count(result)
         if result.overrun { scheduleResync() }
         guard result.linksOrAddressesChanged || result.routesChanged else { return }
         let previous = snapshot
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
-        let linksMoved = snapshot != previous
+        let links = LinkChanges(from: previous, to: snapshot)
         var changes = result.routeChanges
         if result.hadDeletions {
-            // An address or link deletion moves the routes of its own prefixes: look again at everything.
-            if result.linksOrAddressesChanged { changes.isBroad = true }
-            scheduleSecondLook(at: changes)
+            // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
+            if links.touchesAvailableLinks { changes.isBroad = true }
+            scheduleSecondLook(at: changes, links: links)
         }
-        guard linksMoved || !changes.isEmpty else { return }
-        reevaluate(after: changes, linksMoved: linksMoved)
+        guard !links.isEmpty || !changes.isEmpty else { return }
+        reevaluate(after: changes, links: links)
     }
 
-    /// Re-evaluates what `changes` (and moved links) can have moved.
-    private func reevaluate(after changes: RouteChanges, linksMoved: Bool) {
-        if linksMoved || changes.isBroad || changes.affectsDefaultRoutes {
+    /// Re-evaluates what `changes` and `links` can have moved.
+    private func reevaluate(after changes: RouteChanges, links: LinkChanges) {
+        if links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes {
             routingGeneration &+= 1
             reevaluateSubscribers()
-            resolveHostsIfNetworkMoved(linksOrAddressesMoved: linksMoved)
+            resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks)
         } else {
             counters.scopedReevaluations += 1
             deliver(to: subscribers.values.filter { core in
+                if links.mayMove(core.target, lastInterface: core.current.interface?.index) { return true }
+                guard !changes.isEmpty else { return false }
                 let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
                 return questions?.contains(where: changes.affects) ?? false
             })
@@ -209,20 +213,21 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Looks again, shortly, at what a deletion may have moved: the kernel announces a deleted
     /// route before it removes it, and no later message tells when it is gone. Deletions within the
     /// delay share one second look; dedupe keeps it silent when nothing moved.
-    private func scheduleSecondLook(at changes: RouteChanges) {
+    private func scheduleSecondLook(at changes: RouteChanges, links: LinkChanges) {
         if var pending = secondLook {
-            if changes.isBroad { pending.isBroad = true }
-            for prefix in changes.prefixes { pending.note(prefix) }
+            if changes.isBroad { pending.routes.isBroad = true }
+            for prefix in changes.prefixes { pending.routes.note(prefix) }
+            pending.links.formUnion(links)
             secondLook = pending
             return
         }
-        secondLook = changes
+        secondLook = (changes, links)
         queue.asyncAfter(deadline: .now() + Self.secondLookDelay) { [weak self] in
-            guard let self, let changes = self.secondLook else { return }
+            guard let self, let pending = self.secondLook else { return }
             self.secondLook = nil
             guard self.sockets != nil else { return }
             self.counters.secondLooks += 1
-            self.reevaluate(after: changes, linksMoved: false)
+            self.reevaluate(after: pending.routes, links: pending.links)
         }
     }
 
@@ -334,14 +339,21 @@ final class NetlinkEngine: @unchecked Sendable {
         }
         // One ordered list for the pass; each path moves its own interface to the front.
         let available = Evaluator.availableInterfaces(in: snapshot, first: nil, preference: preference)
+        // Address targets with the same answer have the same path: made once per pass, so ten
+        // thousand monitors behind one default route share one evaluation (and one path's storage).
+        var sharedPaths: [PathSharingKey: NetworkPath] = [:]
         return targets.map { target -> NetworkPath? in
             let resolution = resolution(for: target)
             if resolution?.state == .pending && !includingPending { return nil }
             let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
             let targetAnswers = (questions ?? []).map(answer)
-            return Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
-                                      supportsDNS: supportsDNS, resolution: resolution, preference: preference,
-                                      available: available)
+            let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
+            if let key, let shared = sharedPaths[key] { return shared }
+            let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
+                                          supportsDNS: supportsDNS, resolution: resolution, preference: preference,
+                                          available: available)
+            if let key { sharedPaths[key] = path }
+            return path
         }
     }
 }

@@ -1,0 +1,58 @@
+/// What a change of links or addresses can move, from the snapshots before and after it.
+///
+/// A link that is available (decision (o): up, carrier, an address beyond its link) before or
+/// after the change can move any target: its routes, its place in `availableInterfaces`, the
+/// default routes. A change confined to links that are available in neither snapshot, such as a
+/// container's host-side veth coming or going, can move only the targets whose route leaves by
+/// one of them, those that had no route (the new link may be what they lacked), and the kinds
+/// whose questions depend on links directly (address pairs, filtered general paths). What such a
+/// link does to routes arrives as route events, which are scoped on their own.
+struct LinkChanges: Sendable, Equatable {
+    /// Indexes of the links that appeared, went away, or whose state or addresses differ.
+    var changed: Set<Int> = []
+    /// Whether one of them is available before or after the change.
+    var touchesAvailableLinks = false
+
+    var isEmpty: Bool { changed.isEmpty }
+
+    init() {}
+
+    init(from old: KernelSnapshot, to new: KernelSnapshot) {
+        guard old != new else { return }
+        let oldAddresses = Self.addressesByLink(old)
+        let newAddresses = Self.addressesByLink(new)
+        for index in Set(old.links.keys).union(new.links.keys) {
+            if old.links[index] != new.links[index] || oldAddresses[index] != newAddresses[index] {
+                changed.insert(index)
+            }
+        }
+        let available = Set(Evaluator.availableLinks(in: old).map(\.index))
+            .union(Evaluator.availableLinks(in: new).map(\.index))
+        touchesAvailableLinks = !changed.isDisjoint(with: available)
+    }
+
+    /// Merges a later change into this one.
+    mutating func formUnion(_ other: LinkChanges) {
+        changed.formUnion(other.changed)
+        touchesAvailableLinks = touchesAvailableLinks || other.touchesAvailableLinks
+    }
+
+    /// Whether the change can move a target whose last path left by `lastInterface` (nil: no route).
+    func mayMove(_ target: MonitorTarget, lastInterface: Int?) -> Bool {
+        if isEmpty { return false }
+        if touchesAvailableLinks { return true }
+        switch target {
+        case .pair(_?, _): return true
+        case .general(let filter) where !filter.isEmpty: return true
+        default: break
+        }
+        guard let lastInterface else { return true }
+        return changed.contains(lastInterface)
+    }
+
+    private static func addressesByLink(_ snapshot: KernelSnapshot) -> [Int: Set<InterfaceAddress>] {
+        var result: [Int: Set<InterfaceAddress>] = [:]
+        for address in snapshot.addresses { result[address.interfaceIndex, default: []].insert(address) }
+        return result
+    }
+}

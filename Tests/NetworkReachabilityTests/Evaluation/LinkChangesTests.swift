@@ -1,0 +1,60 @@
+@testable import NetworkReachability
+import XCTest
+
+private typealias F = Fixture
+
+/// Which targets a change of links or addresses can move (decision (o) and the engine's scoping).
+final class LinkChangesTests: XCTestCase {
+    private static let lan = F.snapshot([F.loopback, F.link(2, "eth0")], addresses: [(1, "127.0.0.1"), (2, "10.0.0.2")])
+
+    private static func withVeth(_ flags: LinkState.Flags = F.upWithCarrier, addresses: [String] = ["fe80::8"]) -> KernelSnapshot {
+        var snapshot = lan
+        snapshot.links[8] = F.link(8, "veth8", flags: flags)
+        snapshot.addresses += addresses.map { InterfaceAddress(interfaceIndex: 8, address: F.ip($0), prefixLength: 64, scope: F.kernelScope(of: F.ip($0))) }
+        return snapshot
+    }
+
+    func testNoDifference_movesNothing() {
+        let changes = LinkChanges(from: Self.lan, to: Self.lan)
+        XCTAssertTrue(changes.isEmpty)
+        XCTAssertFalse(changes.mayMove(.address(F.ip("192.0.2.1")), lastInterface: nil))
+    }
+
+    func testAContainerVethComingAndGoing_isConfinedToItself() {
+        for (old, new) in [(Self.lan, Self.withVeth([])), (Self.withVeth([]), Self.withVeth()), (Self.withVeth(), Self.lan)] {
+            let changes = LinkChanges(from: old, to: new)
+            XCTAssertEqual(changes.changed, [8])
+            XCTAssertFalse(changes.touchesAvailableLinks)
+            XCTAssertFalse(changes.mayMove(.address(F.ip("192.0.2.1")), lastInterface: 2), "a target leaving by eth0")
+            XCTAssertFalse(changes.mayMove(.general(InterfaceFilter()), lastInterface: 2), "the general path over eth0")
+            XCTAssertTrue(changes.mayMove(.address(F.ip("fe80::1%veth8")), lastInterface: 8), "a target leaving by the veth")
+            XCTAssertTrue(changes.mayMove(.address(F.ip("192.0.2.1")), lastInterface: nil), "a target without a route")
+            XCTAssertTrue(changes.mayMove(.pair(local: F.ip("fe80::8"), remote: F.ip("fe80::1")), lastInterface: 2),
+                          "a pair's local address may be the one that came or went")
+            XCTAssertTrue(changes.mayMove(.general(InterfaceFilter(required: .wiredEthernet)), lastInterface: 2),
+                          "a filtered general path asks per allowed link")
+        }
+    }
+
+    func testALinkThatBecomesAvailable_movesEveryone() {
+        let changes = LinkChanges(from: Self.withVeth(), to: Self.withVeth(addresses: ["fe80::8", "10.8.0.1"]))
+        XCTAssertTrue(changes.touchesAvailableLinks)
+        XCTAssertTrue(changes.mayMove(.address(F.ip("192.0.2.1")), lastInterface: 2))
+    }
+
+    func testAnAvailableLinkLosingCarrier_movesEveryone() {
+        var down = Self.lan
+        down.links[2] = F.link(2, "eth0", flags: [.up], operstate: .lowerLayerDown)
+        let changes = LinkChanges(from: Self.lan, to: down)
+        XCTAssertEqual(changes.changed, [2])
+        XCTAssertTrue(changes.touchesAvailableLinks)
+        XCTAssertTrue(changes.mayMove(.general(InterfaceFilter()), lastInterface: 2))
+    }
+
+    func testMerging_keepsTheWiderReach() {
+        var changes = LinkChanges(from: Self.lan, to: Self.withVeth())
+        changes.formUnion(LinkChanges(from: Self.withVeth(), to: Self.withVeth(addresses: ["fe80::8", "10.8.0.1"])))
+        XCTAssertEqual(changes.changed, [8])
+        XCTAssertTrue(changes.touchesAvailableLinks)
+    }
+}
