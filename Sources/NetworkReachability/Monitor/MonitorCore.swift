@@ -189,6 +189,44 @@ final class MonitorCore: Sendable {
 
     /// A new evaluation, on the engine's queue. Queues a delivery when it differs from the last one queued.
     func receive(_ path: NetworkPath) {
+        guard let pending = prepare(path) else { return }
+        pending.queue.async { pending.run() }
+    }
+
+    /// A delivery made by `prepare`, to run on `queue`.
+    struct PendingDelivery: Sendable {
+        let core: MonitorCore
+        let queue: DispatchQueue
+        fileprivate let delivery: Delivery
+
+        func run() { core.deliver(delivery) }
+    }
+
+    /// Sends each queue its deliveries as one work item, in the order given: the engine's batches
+    /// of many monitors cost one `async` per callback queue, not one per monitor.
+    static func dispatch(_ deliveries: [PendingDelivery]) {
+        guard deliveries.count > 1 else {
+            if let only = deliveries.first { only.queue.async { only.run() } }
+            return
+        }
+        var byQueue: [ObjectIdentifier: [PendingDelivery]] = [:]
+        var queues: [DispatchQueue] = []
+        for pending in deliveries {
+            let key = ObjectIdentifier(pending.queue)
+            if byQueue[key] == nil { queues.append(pending.queue) }
+            byQueue[key, default: []].append(pending)
+        }
+        for queue in queues {
+            let work = byQueue[ObjectIdentifier(queue)]!
+            queue.async { for pending in work { pending.run() } }
+        }
+    }
+
+    /// Records a new evaluation, on the engine's queue, and yields it to the streams.
+    ///
+    /// - Returns: the delivery to run on the monitor's queue when it differs from the last one
+    ///   queued, else nil.
+    func prepare(_ path: NetworkPath) -> PendingDelivery? {
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
             state.current = path
             for (id, stream) in state.streams where stream.lastYielded != path {
@@ -204,20 +242,18 @@ final class MonitorCore: Sendable {
             state.sequence &+= 1
             return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation))
         }
-        guard let (queue, delivery) = work else { return }
-        queue.async { [self] in
-            deliver(delivery)
-        }
+        guard let (queue, delivery) = work else { return nil }
+        return PendingDelivery(core: self, queue: queue, delivery: delivery)
     }
 
-    private struct Delivery: Sendable {
+    fileprivate struct Delivery: Sendable {
         var path: NetworkPath
         var sequence: UInt64
         var generation: UInt64
     }
 
     /// On the user's queue: runs the callbacks, unless the schedule changed or a newer state already ran.
-    private func deliver(_ delivery: Delivery) {
+    fileprivate func deliver(_ delivery: Delivery) {
         calloutLock.withLock {
             let gate = state.withLock { state -> Callouts? in
                 guard delivery.generation == state.generation, delivery.sequence > state.lastDeliveredSequence else {

@@ -291,13 +291,24 @@ final class NetlinkEngine: @unchecked Sendable {
         deliver(to: subscribers.values.filter { $0.target == .host(name) })
     }
 
+    /// Deliveries go out in batches of this many monitors: the first monitors hear of a change
+    /// before the last are evaluated, and a batch costs one work item per callback queue.
+    static let deliveryBatch = 128
+
     private func deliver(to cores: [MonitorCore]) {
         guard !cores.isEmpty else { return }
         counters.reevaluations += 1
-        let paths = evaluate(cores.map(\.target))
-        for (core, path) in zip(cores, paths) {
-            if let path { core.receive(path) }
+        var batch: [MonitorCore.PendingDelivery] = []
+        batch.reserveCapacity(min(cores.count, Self.deliveryBatch))
+        evaluate(cores.map(\.target)) { position, path in
+            guard let path, let delivery = cores[position].prepare(path) else { return }
+            batch.append(delivery)
+            if batch.count == Self.deliveryBatch {
+                MonitorCore.dispatch(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
         }
+        MonitorCore.dispatch(batch)
     }
 
     /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
@@ -309,9 +320,20 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
     private func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false) -> [NetworkPath?] {
+        var paths: [NetworkPath?] = []
+        paths.reserveCapacity(targets.count)
+        evaluate(targets, includingPending: includingPending) { _, path in paths.append(path) }
+        return paths
+    }
+
+    /// Evaluates `targets` in order, handing each path (nil: a name still pending) to `body` as
+    /// soon as it is made; all share the pass's lookups.
+    private func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false,
+                          each body: (Int, NetworkPath?) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else {
-            return targets.map { _ in NetworkPath.unsatisfied(.namespaceUnavailable) }
+            for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
+            return
         }
         refreshPolicyIfChanged()
         let oracle = RouteOracle(socket: sockets.lookup)
@@ -342,18 +364,24 @@ final class NetlinkEngine: @unchecked Sendable {
         // Address targets with the same answer have the same path: made once per pass, so ten
         // thousand monitors behind one default route share one evaluation (and one path's storage).
         var sharedPaths: [PathSharingKey: NetworkPath] = [:]
-        return targets.map { target -> NetworkPath? in
+        for (position, target) in targets.enumerated() {
             let resolution = resolution(for: target)
-            if resolution?.state == .pending && !includingPending { return nil }
+            if resolution?.state == .pending && !includingPending {
+                body(position, nil)
+                continue
+            }
             let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
             let targetAnswers = (questions ?? []).map(answer)
             let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
-            if let key, let shared = sharedPaths[key] { return shared }
+            if let key, let shared = sharedPaths[key] {
+                body(position, shared)
+                continue
+            }
             let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
                                           supportsDNS: supportsDNS, resolution: resolution, preference: preference,
                                           available: available)
             if let key { sharedPaths[key] = path }
-            return path
+            body(position, path)
         }
     }
 }

@@ -38,6 +38,31 @@ final class MonitorCoreTests: XCTestCase {
         XCTAssertEqual(core.current, Self.path([]))
     }
 
+    func testDispatch_batchesPerQueue_inOrder_andSkipsUnchangedStates() {
+        // Given: three monitors on one queue and one on another, each recording into one log
+        let shared = DispatchQueue(label: "test.shared")
+        let other = DispatchQueue(label: "test.other")
+        let log = Recorder<String>()
+        let cores = (0..<4).map { _ in makeCore() }
+        for (position, core) in cores.enumerated() {
+            core.setFlagsHandler { log.append("\(position):\($0.rawValue)") }
+            core.setQueue(position == 3 ? other : shared)
+        }
+        // When: one batch for all, then a second batch in which only two changed
+        MonitorCore.dispatch(cores.compactMap { $0.prepare(Self.path([.reachable])) })
+        let second = cores.enumerated().compactMap { position, core in
+            core.prepare(Self.path(position % 2 == 0 ? [] : [.reachable]))
+        }
+        MonitorCore.dispatch(second)
+        shared.sync {}
+        other.sync {}
+        // Then: every monitor heard the first state, only the changed ones the second, each queue in order
+        XCTAssertEqual(second.count, 2, "unchanged paths make no delivery")
+        let onShared = log.values.filter { !$0.hasPrefix("3:") }
+        XCTAssertEqual(onShared, ["0:2", "1:2", "2:2", "0:0", "2:0"])
+        XCTAssertEqual(log.values.filter { $0.hasPrefix("3:") }, ["3:2"])
+    }
+
     func testReceive_beforeScheduling_onlyUpdatesCurrent() {
         let core = makeCore()
         let queue = DispatchQueue(label: "test.delivery")
