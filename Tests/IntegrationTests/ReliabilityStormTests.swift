@@ -271,7 +271,9 @@ extension ReliabilityStormTests {
                 XCTAssertNotNil(log.waitForLast([], until: .now() + integrationTimeout), "a first callback")
             }
             let engine = try XCTUnwrap(monitors.first?.engine)
-            var small: Int32 = 212_992
+            // Small enough that the storm overruns it even though the engine scopes route events
+            // to their prefix and keeps up with most of them (the kernel doubles it: 64 KiB).
+            var small: Int32 = 32_768
             let events = try ns.engineEventSocket()
             XCTAssertEqual(setsockopt(events.descriptor, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size)), 0)
             // When 15 000 routes are added and deleted, then added again and all but every tenth

@@ -5,10 +5,11 @@ import Synchronization
 /// The one engine of a network namespace in this process, shared by all its monitors.
 ///
 /// It owns the event socket (libnl's cache manager over links and addresses, joined to the route
-/// and rule groups as a wake-up) and the lookup socket, watches the event socket with a
-/// `DispatchSource` on its serial queue, and on readable drains the socket, then re-evaluates the
-/// subscribed targets once. Targets with the same question share one lookup. No timers, no polling:
-/// the only deferred work is a rate-limited resync after an overrun.
+/// and rule groups as a wake-up) and the lookup socket, waits for the event socket on a thread of
+/// its own (`EventWaiter`), and on readable drains the socket on its serial queue, then
+/// re-evaluates what the events can have moved. Targets with the same question share one lookup.
+/// No polling: the only deferred work is the second look after a deletion and a rate-limited
+/// resync after an overrun.
 ///
 /// When the namespace goes away (`ip netns del`, or the process of a `/proc/PID/ns/net` exits)
 /// the engine closes its sockets, reports `namespaceUnavailable` to every monitor, and leaves the
@@ -22,7 +23,8 @@ final class NetlinkEngine: @unchecked Sendable {
     let queue: DispatchQueue
     /// nil once the namespace vanished.
     fileprivate var sockets: EngineSockets?
-    private let source: DispatchSourceRead
+    /// Runs `handleReadable` on the queue when the event socket is readable (set once in `init`).
+    private var waiter: EventWaiter?
     private var vanishWatcher: NamespaceVanishWatcher?
     let logger = Logger(label: "network-reachability")
 
@@ -41,7 +43,7 @@ final class NetlinkEngine: @unchecked Sendable {
     private var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     private var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
-    private var secondLook: (routes: RouteChanges, links: LinkChanges)?
+    private var secondLook: SecondLook?
     var counters = EngineCounters()
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name; stopped with the engine or the namespace.
@@ -74,15 +76,10 @@ final class NetlinkEngine: @unchecked Sendable {
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
         self.nameServers = NameServerConfiguration(namespace: namespace)
-        self.source = DispatchSource.makeReadSource(fileDescriptor: sockets.events.fileDescriptor, queue: queue)
-        source.setEventHandler { [weak self] in
-            self?.handleReadable()
-        }
-        // The sockets die on the queue, after the last event handler ran.
-        source.setCancelHandler {
-            withExtendedLifetime(sockets) {}
-        }
-        source.activate()
+        // The waiter keeps the sockets open until its thread has ended; they die on the queue.
+        waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
+                                 readable: { [weak self] in self?.handleReadable() },
+                                 due: { [weak self] in self?.secondLookDue() })
         queue.sync {
             vanishWatcher = NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue) { [weak self] in
                 self?.namespaceVanished()
@@ -93,7 +90,7 @@ final class NetlinkEngine: @unchecked Sendable {
     }
 
     deinit {
-        source.cancel()
+        waiter?.stop()
         for entry in hosts.values { entry.timer?.cancel() }
         resolverPoolIfStarted?.stop()
         logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
@@ -170,30 +167,44 @@ final class NetlinkEngine: @unchecked Sendable {
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
         let links = LinkChanges(from: previous, to: snapshot)
         var changes = result.routeChanges
-        if result.hadDeletions {
-            // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
-            if links.touchesAvailableLinks { changes.isBroad = true }
-            scheduleSecondLook(at: changes, links: links)
+        guard !links.isEmpty || !changes.isEmpty else {
+            if result.hadDeletions { scheduleSecondLook(SecondLook(routes: changes, links: links)) }
+            return
         }
-        guard !links.isEmpty || !changes.isEmpty else { return }
-        reevaluate(after: changes, links: links)
+        if result.hadDeletions && links.touchesAvailableLinks {
+            // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
+            changes.isBroad = true
+        }
+        let unchanged = reevaluate(after: changes, links: links)
+        if result.isSingleRouteDeletion {
+            // One route deleted, nothing else: a monitor whose path the first look changed saw
+            // the route gone; only those it left as they were may have met it still there.
+            var look = SecondLook(movesDefaultRoutes: changes.isBroad || changes.affectsDefaultRoutes)
+            for core in unchanged { look.cores[ObjectIdentifier(core)] = core }
+            scheduleSecondLook(look)
+        } else if result.hadDeletions {
+            scheduleSecondLook(SecondLook(routes: changes, links: links))
+        }
     }
 
     /// Re-evaluates what `changes` and `links` can have moved.
-    private func reevaluate(after changes: RouteChanges, links: LinkChanges) {
+    ///
+    /// - Returns: the monitors evaluated again whose path did not change.
+    @discardableResult
+    private func reevaluate(after changes: RouteChanges, links: LinkChanges) -> [MonitorCore] {
         if links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes {
             routingGeneration &+= 1
-            reevaluateSubscribers()
+            let unchanged = deliver(to: Array(subscribers.values))
             resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks)
-        } else {
-            counters.scopedReevaluations += 1
-            deliver(to: subscribers.values.filter { core in
-                if links.mayMove(core.target, lastInterface: core.current.interface?.index) { return true }
-                guard !changes.isEmpty else { return false }
-                let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
-                return questions?.contains(where: changes.affects) ?? false
-            })
+            return unchanged
         }
+        counters.scopedReevaluations += 1
+        return deliver(to: subscribers.values.filter { core in
+            if links.mayMove(core.target, lastInterface: core.current.interface?.index) { return true }
+            guard !changes.isEmpty else { return false }
+            let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
+            return questions?.contains(where: changes.affects) ?? false
+        })
     }
 
     /// Names resolve again when links or addresses changed, or a default route's verdict did:
@@ -213,25 +224,45 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Looks again, shortly, at what a deletion may have moved: the kernel announces a deleted
     /// route before it removes it, and no later message tells when it is gone. Deletions within the
     /// delay share one second look; dedupe keeps it silent when nothing moved.
-    private func scheduleSecondLook(at changes: RouteChanges, links: LinkChanges) {
+    private func scheduleSecondLook(_ look: SecondLook) {
+        guard !look.isEmpty else { return }
         if var pending = secondLook {
-            if changes.isBroad { pending.routes.isBroad = true }
-            for prefix in changes.prefixes { pending.routes.note(prefix) }
-            pending.links.formUnion(links)
+            pending.formUnion(look)
             secondLook = pending
             return
         }
-        secondLook = (changes, links)
-        queue.asyncAfter(deadline: .now() + Self.secondLookDelay) { [weak self] in
-            guard let self, let pending = self.secondLook else { return }
-            self.secondLook = nil
-            guard self.sockets != nil else { return }
-            self.counters.secondLooks += 1
-            self.reevaluate(after: pending.routes, links: pending.links)
-        }
+        secondLook = look
+        // The waiter's thread runs it: one wake-up, where `asyncAfter` costs dispatch two.
+        waiter?.wake(at: .now() + Self.secondLookDelay)
     }
 
-    /// Reads what is queued without waiting for the read source, so a synchronous evaluation sees
+    /// The second look's time has come (on the queue, from the waiter).
+    private func secondLookDue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let pending = secondLook else { return }
+        secondLook = nil
+        guard sockets != nil else { return }
+        counters.secondLooks += 1
+        if pending.movesDefaultRoutes { routingGeneration &+= 1 }
+        let named = pending.cores.values.filter { subscribers[ObjectIdentifier($0)] != nil }
+        if pending.routes.isEmpty && pending.links.isEmpty {
+            deliver(to: named)
+            return
+        }
+        // The scope first, then the named monitors it did not cover.
+        reevaluate(after: pending.routes, links: pending.links)
+        deliver(to: named.filter { core in !wasCovered(core, by: pending) })
+    }
+
+    /// Whether a second look's scope (`routes`, `links`) already re-evaluated `core`.
+    private func wasCovered(_ core: MonitorCore, by look: SecondLook) -> Bool {
+        if look.links.touchesAvailableLinks || look.routes.isBroad || look.routes.affectsDefaultRoutes { return true }
+        if look.links.mayMove(core.target, lastInterface: core.current.interface?.index) { return true }
+        let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
+        return questions?.contains(where: look.routes.affects) ?? false
+    }
+
+    /// Reads what is queued without waiting for the event thread, so a synchronous evaluation sees
     /// every event the kernel sent before it.
     private func drainAndRefresh() {
         guard let sockets else { return }
@@ -295,13 +326,19 @@ final class NetlinkEngine: @unchecked Sendable {
     /// before the last are evaluated, and a batch costs one work item per callback queue.
     static let deliveryBatch = 128
 
-    private func deliver(to cores: [MonitorCore]) {
-        guard !cores.isEmpty else { return }
+    /// Evaluates `cores`' targets and delivers what changed. - Returns: the cores whose path did not change.
+    @discardableResult
+    private func deliver(to cores: [MonitorCore]) -> [MonitorCore] {
+        guard !cores.isEmpty else { return [] }
         counters.reevaluations += 1
         var batch: [MonitorCore.PendingDelivery] = []
         batch.reserveCapacity(min(cores.count, Self.deliveryBatch))
+        var unchanged: [MonitorCore] = []
         evaluate(cores.map(\.target)) { position, path in
-            guard let path, let delivery = cores[position].prepare(path) else { return }
+            guard let path else { return }
+            let core = cores[position]
+            if core.current == path { unchanged.append(core) }
+            guard let delivery = core.prepare(path) else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
                 MonitorCore.dispatch(batch)
@@ -309,6 +346,7 @@ final class NetlinkEngine: @unchecked Sendable {
             }
         }
         MonitorCore.dispatch(batch)
+        return unchanged
     }
 
     /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
@@ -418,7 +456,7 @@ extension NetlinkEngine {
         dispatchPrecondition(condition: .onQueue(queue))
         guard sockets != nil else { return }
         logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(namespace)"])
-        source.cancel()
+        waiter?.stop()
         sockets = nil
         vanishWatcher = nil
         configurationWatcher = nil

@@ -15,6 +15,13 @@ struct DrainResult: Sendable, Equatable {
     /// before it has finished them (fib_table_delete sends RTM_DELROUTE before removing the
     /// alias), so a lookup made at once can still meet the old route: the engine looks again.
     var hadDeletions = false
+    /// How many deletions and route messages (routes, rules, nexthops) the drain held: a drain
+    /// that is one route deletion alone lets the engine look again only where it saw no change.
+    var deletions = 0
+    var routeMessages = 0
+
+    /// The drain held a single route deletion and nothing else that moves routes.
+    var isSingleRouteDeletion: Bool { deletions == 1 && routeMessages == 1 && !linksOrAddressesChanged }
     /// The kernel dropped events because the receive buffer was full (ENOBUFS).
     var overrun = false
     /// Messages not sent by the kernel (sender port not 0), dropped unread.
@@ -70,6 +77,9 @@ final class KernelEventSocket {
     /// before ENOBUFS. Capped by `net.core.rmem_max` unless the process may force it.
     static let receiveBufferSize: Int32 = 4 << 20
 
+    /// libnl's buffer for one received datagram (one event message).
+    static let messageBufferSize = 64 << 10
+
     /// Opens the socket, the manager and both caches in the calling thread's namespace, and fills the caches.
     init() throws(NetlinkError) {
         ProcessExitGuard.install()
@@ -93,12 +103,14 @@ final class KernelEventSocket {
             switch Int32(header.pointee.nlmsg_type) {
             case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):
                 inbox.result.hadDeletions = true
+                inbox.result.deletions += 1
             default:
                 break
             }
             switch Int32(header.pointee.nlmsg_type) {
             case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
                 inbox.result.routesChanged = true
+                inbox.result.routeMessages += 1
                 if let prefix = routePrefix(of: header) {
                     inbox.result.routeChanges.note(prefix)
                 } else {
@@ -106,6 +118,7 @@ final class KernelEventSocket {
                 }
             case Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
                 inbox.result.routesChanged = true
+                inbox.result.routeMessages += 1
                 inbox.result.routeChanges.isBroad = true
             default:
                 break
@@ -137,6 +150,11 @@ final class KernelEventSocket {
             nl_socket_free(socket)
             throw .noMemory("nl_cache_mngr_add")
         }
+        // One recvmsg per message: libnl peeks at each message first to size its buffer, which
+        // doubles the reads of every event. Event messages are a few KiB (a link notification
+        // carries no VF list); a larger one is reported as truncated and handled as an overrun.
+        nl_socket_disable_msg_peek(socket)
+        _ = nl_socket_set_msg_buf_size(socket, Self.messageBufferSize)
         _ = nl_socket_set_buffer_size(socket, Self.receiveBufferSize, 0)
         var size = Self.receiveBufferSize
         // SO_RCVBUFFORCE passes rmem_max when the process has CAP_NET_ADMIN; without it this fails harmlessly.
@@ -168,7 +186,9 @@ final class KernelEventSocket {
         // Bounded: each round empties what is queued; new events arriving meanwhile wake us again.
         for _ in 0..<64 {
             let processed = nl_cache_mngr_data_ready(manager)
-            if processed == -Int32(NLE_NOMEM) {
+            // ENOBUFS comes back as NLE_NOMEM; a message larger than our buffer as NLE_MSG_TRUNC.
+            // Either way events were lost: refill from dumps.
+            if processed == -Int32(NLE_NOMEM) || processed == -Int32(NLE_MSG_TRUNC) {
                 inbox.result.overrun = true
                 continue
             }
