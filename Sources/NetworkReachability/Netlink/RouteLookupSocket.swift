@@ -15,8 +15,8 @@ struct RouteRequest: Sendable, Hashable {
 
 /// The engine's second socket: asks the kernel for the route of a destination.
 ///
-/// The request is built by hand into a buffer the socket owns, sent with one `send`, and the
-/// answer read with one `recvfrom` into another owned buffer and parsed by `RouteMessageParser`:
+/// The request is built by hand into a buffer the socket owns, sent with one `sendmsg`, and the
+/// answer read with one `recvmsg` into another owned buffer and parsed by `RouteMessageParser`:
 /// no allocation but the answer's own, two system calls, and the kernel's exact errno survives
 /// (libnl's `rtnl_route_lookup` folds EHOSTUNREACH and ENETUNREACH into one code and exists only
 /// from 3.6; `nl_recv` peeks before it reads and allocates a buffer each time). The libnl socket
@@ -72,7 +72,7 @@ final class RouteLookupSocket {
     /// Asks the kernel for the route of `request`.
     ///
     /// - Returns: the route, or the errno the kernel refused with. A failure of the socket
-    ///   itself is reported as `.failure` too: `send`'s errno, ETIMEDOUT when no answer came
+    ///   itself is reported as `.failure` too: `sendmsg`'s errno, ETIMEDOUT when no answer came
     ///   within the receive timeout, EIO for any other receive failure or a malformed answer.
     func lookup(_ request: RouteRequest) -> RouteAnswer {
         sequence &+= 1
@@ -84,11 +84,25 @@ final class RouteLookupSocket {
         return receiveAnswer(sequence: sequence)
     }
 
-    /// Sends the first `length` bytes of the request buffer to the kernel (the socket's default
-    /// peer: it was bound, never connected elsewhere), retrying EINTR.
+    /// Sends the first `length` bytes of the request buffer to the kernel, retrying EINTR.
+    ///
+    /// `sendmsg`, as libnl's `nl_send` did, rather than `send`: the benchmarks count lookups as
+    /// `sendmsg` calls and their own route changes as `sendto` (BENCHMARKS.md). One call either way.
     private func send(_ length: Int) -> RouteAnswer? {
+        var kernel = sockaddr_nl()
+        kernel.nl_family = sa_family_t(AF_NETLINK)
+        var vector = iovec(iov_base: requestBuffer.baseAddress, iov_len: length)
         while true {
-            let sent = Glibc.send(descriptor, requestBuffer.baseAddress, length, 0)
+            let sent = withUnsafeMutablePointer(to: &kernel) { name in
+                withUnsafeMutablePointer(to: &vector) { vector in
+                    var message = msghdr()
+                    message.msg_name = UnsafeMutableRawPointer(name)
+                    message.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
+                    message.msg_iov = vector
+                    message.msg_iovlen = 1
+                    return sendmsg(descriptor, &message, 0)
+                }
+            }
             if sent == length { return nil }
             if sent >= 0 { return .failure(errno: EIO) }  // a datagram goes whole or not at all
             if errno != EINTR { return .failure(errno: errno == 0 ? EIO : errno) }
@@ -127,19 +141,28 @@ final class RouteLookupSocket {
     /// `NLMSG_HDRLEN`.
     private static let messageHeaderLength = MemoryLayout<nlmsghdr>.size
 
-    /// Reads one datagram into the receive buffer, retrying EINTR.
+    /// Reads one datagram into the receive buffer, with no `MSG_PEEK`, retrying EINTR.
     ///
-    /// `MSG_TRUNC` makes netlink return the datagram's real length, so a datagram longer than
-    /// the buffer shows (and is EIO) instead of being parsed in part.
+    /// `MSG_TRUNC` in the flags makes netlink return the datagram's real length, so a datagram
+    /// longer than the buffer shows (and is EIO) instead of being parsed in part. `recvmsg`
+    /// rather than `recvfrom` for the same reason as `send(_:)`: the benchmarks count it.
     private func receive(from peer: inout sockaddr_nl) -> Received {
+        var vector = iovec(iov_base: receiveBuffer.baseAddress, iov_len: receiveBuffer.count)
         while true {
-            var peerLength = socklen_t(MemoryLayout<sockaddr_nl>.size)
-            let count = withUnsafeMutablePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(descriptor, receiveBuffer.baseAddress, receiveBuffer.count, Int32(MSG_TRUNC), $0, &peerLength)
+            var truncated = false
+            let count = withUnsafeMutablePointer(to: &peer) { name in
+                withUnsafeMutablePointer(to: &vector) { vector in
+                    var message = msghdr()
+                    message.msg_name = UnsafeMutableRawPointer(name)
+                    message.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
+                    message.msg_iov = vector
+                    message.msg_iovlen = 1
+                    let count = recvmsg(descriptor, &message, Int32(MSG_TRUNC))
+                    truncated = message.msg_flags & Int32(MSG_TRUNC) != 0
+                    return count
                 }
             }
-            if count > receiveBuffer.count { return .failed(.failure(errno: EIO)) }
+            if count > receiveBuffer.count || (count > 0 && truncated) { return .failed(.failure(errno: EIO)) }
             if count > 0 { return .datagram(count) }
             if count < 0, errno == EINTR { continue }
             // SO_RCVTIMEO expired: EAGAIN.
