@@ -168,6 +168,17 @@ final class RouteMessageParserTests: XCTestCase {
         XCTAssertNil(message.parsed()?.outputInterface, "libnl reads it as a negative int")
     }
 
+    func testEncapOfAnyType_isRead_whereLibnlRefusedAllButMPLS() {
+        // `ip route add 10.9.0.0/24 encap ip id 5 dst 192.0.2.9 dev v0`: the kernel's answer
+        // carries RTA_ENCAP_TYPE 2 (LWTUNNEL_ENCAP_IP); libnl 3.7 fails with NLE_MSGTYPE_NOSUPPORT.
+        var message = Builder()
+        message.destinationLength = 24
+        message.add(Kind.encapType, Builder.le16(2) + [0, 0])
+        message.add(Kind.encap, Builder.attribute(1 /* LWTUNNEL_IP_ID */, [0, 0, 0, 0, 0, 0, 0, 5]))
+        message.add(Kind.outputInterface, u32: 4)
+        XCTAssertEqual(message.parsed()?.outputInterface, 4)
+    }
+
     // MARK: - Malformed
 
     func testTruncatedHeader_isNil() {
