@@ -6,10 +6,10 @@
 #                         NetlinkEngine.handleReadable starts (kernel work, multicast, dispatch's
 #                         manager thread, the engine's worker thread waking)
 #   engine pass           handleReadable, entry to return, and in it: drain (nl_cache_mngr_data_ready),
-#                         evaluate, the preference order (defaultRouteMetrics), lookups (nl_send),
+#                         evaluate, the preference order (defaultRouteMetrics), lookups (RouteLookupSocket.send),
 #                         the resolv.conf check (NameServerConfiguration.refresh)
 #   send -> delivery      until MonitorCore.deliver starts on the monitor's queue
-# and counts libnl's nl_send calls (one per RTM_GETROUTE lookup) inside each.
+# and counts the lookup socket's send calls (one per RTM_GETROUTE lookup) inside each.
 #
 # KIND: route (default) | link | addr. Needs root and perf with uprobes; the probes are removed
 # on every exit path. Build first: swift build -c release --product nrx-bench (in Benchmarks/).
@@ -50,7 +50,7 @@ span drain "$LIBNL" nl_cache_mngr_data_ready
 span evaluate "$BIN" "$(sym 'NetlinkEngineC8evaluate.*includingPending')"
 span preference "$BIN" "$(sym 'NetlinkEngineC19defaultRouteMetrics.*Tf4nggg_nTf0nsnn_n$')"
 span nameservers "$BIN" "$(sym 'NameServerConfigurationV7refresh')"
-span lookup "$LIBNL" nl_send
+span lookup "$BIN" "$(sym 'RouteLookupSocketC4send')"
 for f in nrxb_route4 nrxb_link_set_up nrxb_addr4; do probe "$BIN" "send_$f=$f"; done
 
 extra=("$@")
@@ -108,6 +108,6 @@ for label in ["drain", "evaluate", "preference", "lookup", "nameservers"]:
     show(f"  in it: {label}", [c["spans"].get(label, 0.0) for c in done], sum(c["calls"].get(label, 0) for c in done) / n)
 show("engine start -> delivery starts", [(c["dlv"] - c["hr"]) * 1e6 for c in done])
 show("send -> delivery starts", [(c["dlv"] - c["send"]) * 1e6 for c in done])
-print("  (lookup = libnl nl_send of one RTM_GETROUTE; preference = defaultRouteMetrics, the order of availableInterfaces)")
+print("  (lookup = RouteLookupSocket.send (sendmsg) of one RTM_GETROUTE; preference = defaultRouteMetrics, the order of availableInterfaces)")
 PY
 rm -f "$TEXT"

@@ -15,13 +15,25 @@ struct RouteRequest: Sendable, Hashable {
 
 /// The engine's second socket: asks the kernel for the route of a destination.
 ///
-/// The request is built by hand and the answer parsed with `rtnl_route_parse`, so the kernel's
-/// exact errno survives (libnl's `rtnl_route_lookup` folds EHOSTUNREACH and ENETUNREACH into one
-/// code and exists only from 3.6). It also serves the dumps that refill the caches after an
-/// overrun: it joined no multicast group. Used only from the engine's queue.
+/// The request is built by hand into a buffer the socket owns, sent with one `sendmsg`, and the
+/// answer read with one `recvmsg` into another owned buffer and parsed by `RouteMessageParser`:
+/// no allocation but the answer's own, two system calls, and the kernel's exact errno survives
+/// (libnl's `rtnl_route_lookup` folds EHOSTUNREACH and ENETUNREACH into one code and exists only
+/// from 3.6; `nl_recv` peeks before it reads and allocates a buffer each time). The libnl socket
+/// stays for the dumps that refill the caches after an overrun (`nl_cache_refill`): it joined no
+/// multicast group. Used only from the engine's queue.
 final class RouteLookupSocket {
     private let socket: OpaquePointer
+    private let descriptor: Int32
     private var sequence: UInt32 = 1
+    /// Where each request is built; `RouteRequest.maximumMessageLength` bytes.
+    private let requestBuffer: UnsafeMutableRawBufferPointer
+    /// Where each answer is read. An RTM_GETROUTE answer is well under 4 KiB; a datagram longer
+    /// than this buffer is reported as EIO rather than read in part.
+    private let receiveBuffer: UnsafeMutableRawBufferPointer
+
+    /// The size of the receive buffer.
+    static let receiveBufferSize = 32 << 10
 
     /// Opens and connects the socket in the calling thread's namespace.
     init() throws(NetlinkError) {
@@ -33,6 +45,9 @@ final class RouteLookupSocket {
             throw error
         }
         self.socket = socket
+        descriptor = nl_socket_get_fd(socket)
+        requestBuffer = .allocate(byteCount: RouteRequest.maximumMessageLength, alignment: 8)
+        receiveBuffer = .allocate(byteCount: Self.receiveBufferSize, alignment: 8)
         // nl_cache_refill reads dumps through libnl's callbacks: believe only the kernel there too.
         nl_socket_modify_cb(socket, NL_CB_MSG_IN, NL_CB_CUSTOM, { message, _ in
             guard let message, let sender = nlmsg_get_src(message), sender.pointee.nl_pid == 0 else {
@@ -42,11 +57,13 @@ final class RouteLookupSocket {
         }, nil)
         // The kernel answers a route request at once; a bound wait keeps a broken kernel from hanging us.
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        _ = setsockopt(nl_socket_get_fd(socket), SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit {
         nl_socket_free(socket)  // closes the descriptor too
+        requestBuffer.deallocate()
+        receiveBuffer.deallocate()
     }
 
     /// The libnl socket, for `nl_cache_refill`.
@@ -55,116 +72,124 @@ final class RouteLookupSocket {
     /// Asks the kernel for the route of `request`.
     ///
     /// - Returns: the route, or the errno the kernel refused with. A failure of the socket
-    ///   itself is reported as `.failure` with its errno, as no route would be.
+    ///   itself is reported as `.failure` too: `sendmsg`'s errno, ETIMEDOUT when no answer came
+    ///   within the receive timeout, EIO for any other receive failure or a malformed answer.
     func lookup(_ request: RouteRequest) -> RouteAnswer {
         sequence &+= 1
         if sequence == 0 { sequence = 1 }
-        let sequence = self.sequence
-        guard let message = nlmsg_alloc_simple(Int32(RTM_GETROUTE), Int32(NLM_F_REQUEST)) else {
-            return .failure(errno: ENOMEM)
-        }
-        defer { nlmsg_free(message) }
-
-        let family = request.destination.family
-        var header = rtmsg()
-        header.rtm_family = UInt8(family.addressFamily)
-        header.rtm_dst_len = UInt8(family.byteCount * 8)
-        if let source = request.source, source.family == family {
-            header.rtm_src_len = UInt8(family.byteCount * 8)
-        }
-        if request.fibMatch {
-            header.rtm_flags = UInt32(RTM_F_FIB_MATCH)
-        }
-        guard nlmsg_append(message, &header, MemoryLayout<rtmsg>.size, Int32(NLMSG_ALIGNTO)) == 0 else {
-            return .failure(errno: ENOMEM)
-        }
-        var ok = request.destination.bytes.withUnsafeBytes {
-            nla_put(message, Int32(RTA_DST.rawValue), Int32($0.count), $0.baseAddress) == 0
-        }
-        if let source = request.source, source.family == family {
-            ok = ok && source.bytes.withUnsafeBytes {
-                nla_put(message, Int32(RTA_SRC.rawValue), Int32($0.count), $0.baseAddress) == 0
-            }
-        }
-        if let oif = request.outputInterface {
-            ok = ok && nla_put_u32(message, Int32(RTA_OIF.rawValue), UInt32(oif)) == 0
-        }
-        guard ok else { return .failure(errno: ENOMEM) }
-
         // Our own sequence numbers, not libnl's counter, so libnl's own seq check on this
         // socket (used by nl_cache_refill) stays in step.
-        let sent = nlmsg_hdr(message)!
-        sent.pointee.nlmsg_seq = sequence
-        sent.pointee.nlmsg_pid = nl_socket_get_local_port(socket)
-        if nl_send(socket, message) < 0 {
-            return .failure(errno: errno == 0 ? EIO : errno)
-        }
+        let length = request.encode(into: requestBuffer, sequence: sequence, port: nl_socket_get_local_port(socket))
+        if let failure = send(length) { return failure }
         return receiveAnswer(sequence: sequence)
+    }
+
+    /// Sends the first `length` bytes of the request buffer to the kernel, retrying EINTR.
+    ///
+    /// `sendmsg`, as libnl's `nl_send` did, rather than `send`: the benchmarks count lookups as
+    /// `sendmsg` calls and their own route changes as `sendto` (BENCHMARKS.md). One call either way.
+    private func send(_ length: Int) -> RouteAnswer? {
+        var kernel = sockaddr_nl()
+        kernel.nl_family = sa_family_t(AF_NETLINK)
+        var vector = iovec(iov_base: requestBuffer.baseAddress, iov_len: length)
+        while true {
+            let sent = withUnsafeMutablePointer(to: &kernel) { name in
+                withUnsafeMutablePointer(to: &vector) { vector in
+                    var message = msghdr()
+                    message.msg_name = UnsafeMutableRawPointer(name)
+                    message.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
+                    message.msg_iov = vector
+                    message.msg_iovlen = 1
+                    return sendmsg(descriptor, &message, 0)
+                }
+            }
+            if sent == length { return nil }
+            if sent >= 0 { return .failure(errno: EIO) }  // a datagram goes whole or not at all
+            if errno != EINTR { return .failure(errno: errno == 0 ? EIO : errno) }
+        }
     }
 
     private func receiveAnswer(sequence: UInt32) -> RouteAnswer {
         // Bounded: an answer is one message; stale ones from an abandoned request are skipped.
         for _ in 0..<16 {
             var peer = sockaddr_nl()
-            var buffer: UnsafeMutablePointer<UInt8>?
-            let count = nl_recv(socket, &peer, &buffer, nil)
-            defer { free(buffer) }
-            if count <= 0 {
-                return .failure(errno: count == -Int32(NLE_AGAIN) ? ETIMEDOUT : EIO)
+            let count: Int
+            switch receive(from: &peer) {
+            case .datagram(let length): count = length
+            case .failed(let failure): return failure
             }
-            guard peer.nl_pid == 0, let buffer else { continue }  // only the kernel answers
-            var remaining = count
-            var header: UnsafeMutablePointer<nlmsghdr>? = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: nlmsghdr.self)
-            while let current = header, nlmsg_ok(current, remaining) != 0 {
-                if current.pointee.nlmsg_seq == sequence {
-                    if let answer = Self.answer(from: current) { return answer }
+            guard peer.nl_pid == 0 else { continue }  // only the kernel answers
+            let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])
+            // nlmsg_ok / nlmsg_next: a header, a length that covers it and stays inside.
+            var offset = 0
+            while count - offset >= Self.messageHeaderLength {
+                let length = Int(datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                guard length >= Self.messageHeaderLength, length <= count - offset else { break }
+                if datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self) == sequence,
+                   let answer = Self.answer(
+                       type: datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self),
+                       payload: UnsafeRawBufferPointer(rebasing: datagram[offset + Self.messageHeaderLength ..< offset + length])
+                   ) {
+                    return answer
                 }
-                header = nlmsg_next(current, &remaining)
+                offset += RouteMessageParser.align(length)
             }
         }
         return .failure(errno: EIO)
     }
 
-    private static func answer(from header: UnsafeMutablePointer<nlmsghdr>) -> RouteAnswer? {
-        switch Int32(header.pointee.nlmsg_type) {
-        case NLMSG_ERROR:
-            guard let payload = nlmsg_data(header) else { return .failure(errno: EIO) }
-            let error = payload.assumingMemoryBound(to: nlmsgerr.self).pointee.error
-            return error == 0 ? nil : .failure(errno: -error)
-        case Int32(RTM_NEWROUTE):
-            var route: OpaquePointer?
-            guard rtnl_route_parse(header, &route) == 0, let route else { return .failure(errno: EIO) }
-            defer { rtnl_route_put(route) }
-            return .route(entry(from: route))
-        default:
-            return nil
+    /// `NLMSG_HDRLEN`.
+    private static let messageHeaderLength = MemoryLayout<nlmsghdr>.size
+
+    /// Reads one datagram into the receive buffer, with no `MSG_PEEK`, retrying EINTR.
+    ///
+    /// `MSG_TRUNC` in the flags makes netlink return the datagram's real length, so a datagram
+    /// longer than the buffer shows (and is EIO) instead of being parsed in part. `recvmsg`
+    /// rather than `recvfrom` for the same reason as `send(_:)`: the benchmarks count it.
+    private func receive(from peer: inout sockaddr_nl) -> Received {
+        var vector = iovec(iov_base: receiveBuffer.baseAddress, iov_len: receiveBuffer.count)
+        while true {
+            var truncated = false
+            let count = withUnsafeMutablePointer(to: &peer) { name in
+                withUnsafeMutablePointer(to: &vector) { vector in
+                    var message = msghdr()
+                    message.msg_name = UnsafeMutableRawPointer(name)
+                    message.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
+                    message.msg_iov = vector
+                    message.msg_iovlen = 1
+                    let count = recvmsg(descriptor, &message, Int32(MSG_TRUNC))
+                    truncated = message.msg_flags & Int32(MSG_TRUNC) != 0
+                    return count
+                }
+            }
+            if count > receiveBuffer.count || (count > 0 && truncated) { return .failed(.failure(errno: EIO)) }
+            if count > 0 { return .datagram(count) }
+            if count < 0, errno == EINTR { continue }
+            // SO_RCVTIMEO expired: EAGAIN.
+            let timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            return .failed(.failure(errno: timedOut ? ETIMEDOUT : EIO))
         }
     }
 
-    private static func entry(from route: OpaquePointer) -> RouteEntry {
-        var entry = RouteEntry(
-            type: RouteType(rtnType: rtnl_route_get_type(route)),
-            table: rtnl_route_get_table(route),
-            prefixLength: rtnl_route_get_dst(route).map { Int(nl_addr_get_prefixlen($0)) } ?? 0,
-            outputInterface: nil,
-            gateways: [],
-            preferredSource: IPAddress(netlinkAddress: rtnl_route_get_pref_src(route)),
-            isLinkDown: false,
-            metric: rtnl_route_get_priority(route)
-        )
-        let count = rtnl_route_get_nnexthops(route)
-        for n in 0..<max(count, 0) {
-            guard let hop = rtnl_route_nexthop_n(route, n) else { continue }
-            let index = Int(rtnl_route_nh_get_ifindex(hop))
-            if entry.outputInterface == nil, index > 0 { entry.outputInterface = index }
-            if let gateway = IPAddress(netlinkAddress: rtnl_route_nh_get_gateway(hop))
-                ?? IPAddress(netlinkAddress: rtnl_route_nh_get_via(hop)) {
-                entry.gateways.append(gateway)
-            }
-            if n == 0, rtnl_route_nh_get_flags(hop) & UInt32(RTNH_F_LINKDOWN) != 0 {
-                entry.isLinkDown = true
-            }
+    /// What one receive gave: a datagram of that many bytes, or a failure that ends the lookup.
+    private enum Received {
+        case datagram(Int)
+        case failed(RouteAnswer)
+    }
+
+    /// The answer in one message of our sequence, or nil to keep reading (an acknowledgement,
+    /// or a type that answers nothing).
+    private static func answer(type: UInt16, payload: UnsafeRawBufferPointer) -> RouteAnswer? {
+        switch Int32(type) {
+        case NLMSG_ERROR:
+            // struct nlmsgerr: the negative errno first, then the request it answers.
+            guard payload.count >= MemoryLayout<Int32>.size else { return .failure(errno: EIO) }
+            let error = payload.loadUnaligned(as: Int32.self)
+            return error == 0 ? nil : .failure(errno: 0 &- error)
+        case Int32(RTM_NEWROUTE):
+            return RouteMessageParser.entry(fromPayload: payload).map { .route($0) } ?? .failure(errno: EIO)
+        default:
+            return nil
         }
-        return entry
     }
 }
