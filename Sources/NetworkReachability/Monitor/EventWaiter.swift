@@ -15,7 +15,7 @@ import Glibc
 /// does. One thread per namespace monitored, asleep in `poll` otherwise.
 final class EventWaiter: Sendable {
     private let control = LockedState(WaiterControl())
-    private let wakeWriter: Int32
+    private let channel: WakeChannel
 
     /// Starts the thread. `keepAlive` (the sockets) is released by the thread when it ends, on
     /// `queue`, so the descriptor stays open while it may still be polled.
@@ -26,13 +26,8 @@ final class EventWaiter: Sendable {
     /// - Throws: when no pipe or thread can be made (descriptors or threads exhausted).
     init(fileDescriptor: Int32, queue: DispatchQueue, keepAlive: AnyObject,
          readable: @escaping @Sendable () -> Void, due: @escaping @Sendable () -> Void) throws(ReachabilityError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .system(function: "pipe", errno: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        wakeWriter = ends[1]
-        let loop = WaitLoop(fileDescriptor: fileDescriptor, wakeReader: ends[0], queue: queue, control: control,
+        channel = try WakeChannel()
+        let loop = WaitLoop(fileDescriptor: fileDescriptor, channel: channel, queue: queue, control: control,
                             keepAlive: KeptAlive(object: keepAlive), readable: readable, due: due)
         let retained = Unmanaged.passRetained(loop).toOpaque()
         var thread = pthread_t()
@@ -42,8 +37,6 @@ final class EventWaiter: Sendable {
         }, retained)
         guard result == 0 else {
             Unmanaged<WaitLoop>.fromOpaque(retained).release()
-            close(ends[0])
-            close(ends[1])
             throw .system(function: "pthread_create", errno: result)
         }
         pthread_detach(thread)
@@ -54,24 +47,53 @@ final class EventWaiter: Sendable {
         control.withLock { control in
             control.deadline = min(control.deadline ?? .max, deadline.uptimeNanoseconds)
         }
-        poke()
+        channel.poke()
     }
 
     /// Ends the thread: it runs no handler after it sees this, releases `keepAlive` and exits.
     /// Returns at once; safe from any thread, also from a handler.
     func stop() {
         control.withLock { $0.stopped = true }
-        poke()
-    }
-
-    private func poke() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)  // a full pipe already wakes the thread
+        channel.poke()
     }
 
     deinit {
         stop()
-        close(wakeWriter)
+    }
+}
+
+/// A pipe that wakes the thread from `poll`. Both the waiter and its thread hold it, and its
+/// ends close only when both are done: a write never meets a closed reader (SIGPIPE).
+private final class WakeChannel: Sendable {
+    let reader: Int32
+    let writer: Int32
+
+    init() throws(ReachabilityError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .system(function: "pipe", errno: errno) }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        reader = ends[0]
+        writer = ends[1]
+    }
+
+    /// Makes the reader readable; a full pipe is readable already.
+    func poke() {
+        var byte: UInt8 = 1
+        _ = write(writer, &byte, 1)
+    }
+
+    /// Empties the pipe.
+    func drain() {
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &bytes, { read(reader, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    deinit {
+        close(reader)
+        close(writer)
     }
 }
 
@@ -86,17 +108,17 @@ private struct WaiterControl {
 /// `keepAlive`, and `control` is a lock.
 private final class WaitLoop: @unchecked Sendable {
     let fileDescriptor: Int32
-    let wakeReader: Int32
+    let channel: WakeChannel
     let queue: DispatchQueue
     let control: LockedState<WaiterControl>
     var keepAlive: KeptAlive?
     let readable: @Sendable () -> Void
     let due: @Sendable () -> Void
 
-    init(fileDescriptor: Int32, wakeReader: Int32, queue: DispatchQueue, control: LockedState<WaiterControl>,
+    init(fileDescriptor: Int32, channel: WakeChannel, queue: DispatchQueue, control: LockedState<WaiterControl>,
          keepAlive: KeptAlive, readable: @escaping @Sendable () -> Void, due: @escaping @Sendable () -> Void) {
         self.fileDescriptor = fileDescriptor
-        self.wakeReader = wakeReader
+        self.channel = channel
         self.queue = queue
         self.control = control
         self.keepAlive = keepAlive
@@ -109,7 +131,7 @@ extension WaitLoop {
     func run() {
         var descriptors = [
             pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: channel.reader, events: Int16(POLLIN), revents: 0),
         ]
         while true {
             let (stopped, deadline) = control.withLock { ($0.stopped, $0.deadline) }
@@ -121,7 +143,7 @@ extension WaitLoop {
                 if errno == EINTR { continue }
                 break  // cannot wait any more; the engine's synchronous paths still drain
             }
-            if descriptors[1].revents != 0 { drainWakeups() }
+            if descriptors[1].revents != 0 { channel.drain() }
             // POLLERR too: an overrun (ENOBUFS) is reported through the handler's drain.
             if descriptors[0].revents & Int16(POLLIN | POLLERR) != 0 {
                 if control.withLock({ $0.stopped }) { break }
@@ -131,7 +153,6 @@ extension WaitLoop {
             }
             if isDue() { queue.sync(execute: due) }
         }
-        close(wakeReader)
         // The sockets die on the engine's queue, after any handler still running there.
         let sockets = keepAlive
         keepAlive = nil
@@ -146,11 +167,6 @@ extension WaitLoop {
             control.deadline = nil
             return true
         }
-    }
-
-    private func drainWakeups() {
-        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        while withUnsafeMutableBytes(of: &bytes, { read(wakeReader, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     /// `poll`'s timeout in milliseconds, rounded up so that the deadline has passed on waking; -1 without one.
