@@ -351,7 +351,7 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
     /// The resolution a host target is evaluated with; nil for other targets.
-    private func resolution(for target: MonitorTarget) -> HostResolution? {
+    fileprivate func resolution(for target: MonitorTarget) -> HostResolution? {
         guard case .host(let name) = target else { return nil }
         return hosts[name]?.resolution ?? HostResolution()
     }
@@ -402,7 +402,19 @@ final class NetlinkEngine: @unchecked Sendable {
         // Address targets with the same answer have the same path: made once per pass, so ten
         // thousand monitors behind one default route share one evaluation (and one path's storage).
         var sharedPaths: [PathSharingKey: NetworkPath] = [:]
+        var prefetched = 0
         for (position, target) in targets.enumerated() {
+            if position == prefetched {
+                // The next batch's destinations are asked together: one sendmsg for many questions.
+                prefetched = min(position + Self.deliveryBatch, targets.count)
+                let requests = destinationsToAsk(targets[position..<prefetched], known: answers)
+                if requests.count > 1 {
+                    for (request, found) in zip(requests, sockets.lookup.lookup(requests)) {
+                        answers[.destination(request)] = found
+                    }
+                    counters.lookups += requests.count
+                }
+            }
             let resolution = resolution(for: target)
             if resolution?.state == .pending && !includingPending {
                 body(position, nil)
@@ -425,6 +437,20 @@ final class NetlinkEngine: @unchecked Sendable {
 }
 
 extension NetlinkEngine {
+    /// The distinct destination questions of `targets` not yet in `known`, for one pipelined ask.
+    fileprivate func destinationsToAsk(_ targets: ArraySlice<MonitorTarget>, known: [RouteQuestion: RouteAnswer]) -> [RouteRequest] {
+        var seen = Set<RouteQuestion>()
+        var requests: [RouteRequest] = []
+        for target in targets {
+            let resolution = resolution(for: target)
+            for question in Evaluator.questions(for: target, in: snapshot, resolution: resolution) ?? [] {
+                guard case .destination(let request) = question, known[question] == nil, seen.insert(question).inserted else { continue }
+                requests.append(request)
+            }
+        }
+        return requests
+    }
+
     /// The metric of the best default route leaving by each of `links` (the available ones), for
     /// the order of `availableInterfaces`. Its lookups go through the pass's shared answers, so a
     /// filtered general-path monitor reuses them.
@@ -457,6 +483,7 @@ extension NetlinkEngine {
         guard sockets != nil else { return }
         logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(namespace)"])
         waiter?.stop()
+        waiter = nil  // its pipe closes once its thread has ended too
         sockets = nil
         vanishWatcher = nil
         configurationWatcher = nil

@@ -28,6 +28,8 @@ final class RouteLookupSocket {
     private var sequence: UInt32 = 1
     /// Where each request is built; `RouteRequest.maximumMessageLength` bytes.
     private let requestBuffer: UnsafeMutableRawBufferPointer
+    /// Where a pipelined batch of requests is built, one after another.
+    private let batchBuffer: UnsafeMutableRawBufferPointer
     /// Where each answer is read. An RTM_GETROUTE answer is well under 4 KiB; a datagram longer
     /// than this buffer is reported as EIO rather than read in part.
     private let receiveBuffer: UnsafeMutableRawBufferPointer
@@ -47,6 +49,7 @@ final class RouteLookupSocket {
         self.socket = socket
         descriptor = nl_socket_get_fd(socket)
         requestBuffer = .allocate(byteCount: RouteRequest.maximumMessageLength, alignment: 8)
+        batchBuffer = .allocate(byteCount: RouteRequest.maximumMessageLength * Self.pipelineDepth, alignment: 8)
         receiveBuffer = .allocate(byteCount: Self.receiveBufferSize, alignment: 8)
         // nl_cache_refill reads dumps through libnl's callbacks: believe only the kernel there too.
         nl_socket_modify_cb(socket, NL_CB_MSG_IN, NL_CB_CUSTOM, { message, _ in
@@ -63,6 +66,7 @@ final class RouteLookupSocket {
     deinit {
         nl_socket_free(socket)  // closes the descriptor too
         requestBuffer.deallocate()
+        batchBuffer.deallocate()
         receiveBuffer.deallocate()
     }
 
@@ -80,18 +84,85 @@ final class RouteLookupSocket {
         // Our own sequence numbers, not libnl's counter, so libnl's own seq check on this
         // socket (used by nl_cache_refill) stays in step.
         let length = request.encode(into: requestBuffer, sequence: sequence, port: nl_socket_get_local_port(socket))
-        if let failure = send(length) { return failure }
+        if let failure = send(requestBuffer, length: length) { return failure }
         return receiveAnswer(sequence: sequence)
     }
 
-    /// Sends the first `length` bytes of the request buffer to the kernel, retrying EINTR.
+    /// How many requests one `sendmsg` carries in `lookup(_:)` of many. Their answers wait in the
+    /// socket's receive queue until read; 32 of them (about 1 KiB each with overhead) fit well
+    /// inside the default 208 KiB, so the kernel never drops one for want of room.
+    static let pipelineDepth = 32
+
+    /// Asks for the routes of many requests, `pipelineDepth` to a `sendmsg`: the kernel handles
+    /// every message of a datagram in turn and queues one answer each, which are then read one
+    /// `recvmsg` apiece. Half the system calls of asking one by one, and no wait between asks.
+    ///
+    /// - Returns: the answers in the order of `requests`, exactly what `lookup(_:)` would give for
+    ///   each: any request whose answer a batch did not bring (the socket failed, an answer was
+    ///   lost) is asked again on its own.
+    func lookup(_ requests: [RouteRequest]) -> [RouteAnswer] {
+        var answers = [RouteAnswer?](repeating: nil, count: requests.count)
+        var start = 0
+        while start < requests.count {
+            let end = min(start + Self.pipelineDepth, requests.count)
+            askBatch(requests, start..<end, into: &answers)
+            start = end
+        }
+        return answers.enumerated().map { position, answer in answer ?? lookup(requests[position]) }
+    }
+
+    private func askBatch(_ requests: [RouteRequest], _ range: Range<Int>, into answers: inout [RouteAnswer?]) {
+        if sequence > UInt32.max - UInt32(Self.pipelineDepth) - 1 { sequence = 0 }  // a batch's numbers never wrap
+        let first = sequence &+ 1
+        let port = nl_socket_get_local_port(socket)
+        var length = 0
+        for (offset, position) in range.enumerated() {
+            let slot = UnsafeMutableRawBufferPointer(rebasing: batchBuffer[length...])
+            length += RouteMessageParser.align(requests[position].encode(into: slot, sequence: first &+ UInt32(offset), port: port))
+        }
+        sequence = first &+ UInt32(range.count - 1)
+        guard send(batchBuffer, length: length) == nil else { return }
+        var missing = range.count
+        // Each answer is its own datagram; stale ones of an abandoned request are skipped. Bounded.
+        for _ in 0..<(range.count * 2 + 16) where missing > 0 {
+            var peer = sockaddr_nl()
+            guard case .datagram(let count) = receive(from: &peer) else { return }
+            guard peer.nl_pid == 0 else { continue }
+            forEachMessage(in: count) { sequenceNumber, answer in
+                let offset = Int(sequenceNumber &- first)
+                guard sequenceNumber &- first < UInt32(range.count), answers[range.lowerBound + offset] == nil else { return }
+                answers[range.lowerBound + offset] = answer
+                missing -= 1
+            }
+        }
+    }
+
+    /// The answers in the first `count` bytes of the receive buffer, with their sequence numbers.
+    private func forEachMessage(in count: Int, _ body: (UInt32, RouteAnswer) -> Void) {
+        let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])
+        // nlmsg_ok / nlmsg_next: a header, a length that covers it and stays inside.
+        var offset = 0
+        while count - offset >= Self.messageHeaderLength {
+            let length = Int(datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            guard length >= Self.messageHeaderLength, length <= count - offset else { break }
+            if let answer = Self.answer(
+                type: datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self),
+                payload: UnsafeRawBufferPointer(rebasing: datagram[offset + Self.messageHeaderLength ..< offset + length])
+            ) {
+                body(datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self), answer)
+            }
+            offset += RouteMessageParser.align(length)
+        }
+    }
+
+    /// Sends the first `length` bytes of `buffer` to the kernel, retrying EINTR.
     ///
     /// `sendmsg`, as libnl's `nl_send` did, rather than `send`: the benchmarks count lookups as
     /// `sendmsg` calls and their own route changes as `sendto` (BENCHMARKS.md). One call either way.
-    private func send(_ length: Int) -> RouteAnswer? {
+    private func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int) -> RouteAnswer? {
         var kernel = sockaddr_nl()
         kernel.nl_family = sa_family_t(AF_NETLINK)
-        var vector = iovec(iov_base: requestBuffer.baseAddress, iov_len: length)
+        var vector = iovec(iov_base: buffer.baseAddress, iov_len: length)
         while true {
             let sent = withUnsafeMutablePointer(to: &kernel) { name in
                 withUnsafeMutablePointer(to: &vector) { vector in
@@ -119,21 +190,11 @@ final class RouteLookupSocket {
             case .failed(let failure): return failure
             }
             guard peer.nl_pid == 0 else { continue }  // only the kernel answers
-            let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])
-            // nlmsg_ok / nlmsg_next: a header, a length that covers it and stays inside.
-            var offset = 0
-            while count - offset >= Self.messageHeaderLength {
-                let length = Int(datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                guard length >= Self.messageHeaderLength, length <= count - offset else { break }
-                if datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self) == sequence,
-                   let answer = Self.answer(
-                       type: datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self),
-                       payload: UnsafeRawBufferPointer(rebasing: datagram[offset + Self.messageHeaderLength ..< offset + length])
-                   ) {
-                    return answer
-                }
-                offset += RouteMessageParser.align(length)
+            var found: RouteAnswer?
+            forEachMessage(in: count) { number, answer in
+                if number == sequence, found == nil { found = answer }
             }
+            if let found { return found }
         }
         return .failure(errno: EIO)
     }
