@@ -227,7 +227,14 @@ final class MonitorCore: Sendable {
     /// - Returns: the delivery to run on the monitor's queue when it differs from the last one
     ///   queued, else nil.
     func prepare(_ path: NetworkPath) -> PendingDelivery? {
+        prepareNoting(path).delivery
+    }
+
+    /// `prepare`, also telling whether `path` differs from the current one (one lock for both).
+    func prepareNoting(_ path: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
+        var changed = false
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            changed = state.current != path
             state.current = path
             for (id, stream) in state.streams where stream.lastYielded != path {
                 state.streams[id]?.lastYielded = path
@@ -242,8 +249,8 @@ final class MonitorCore: Sendable {
             state.sequence &+= 1
             return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation))
         }
-        guard let (queue, delivery) = work else { return nil }
-        return PendingDelivery(core: self, queue: queue, delivery: delivery)
+        guard let (queue, delivery) = work else { return (nil, changed) }
+        return (PendingDelivery(core: self, queue: queue, delivery: delivery), changed)
     }
 
     fileprivate struct Delivery: Sendable {

@@ -337,8 +337,9 @@ final class NetlinkEngine: @unchecked Sendable {
         evaluate(cores.map(\.target)) { position, path in
             guard let path else { return }
             let core = cores[position]
-            if core.current == path { unchanged.append(core) }
-            guard let delivery = core.prepare(path) else { return }
+            let (prepared, changed) = core.prepareNoting(path)
+            if !changed { unchanged.append(core) }
+            guard let delivery = prepared else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
                 MonitorCore.dispatch(batch)
