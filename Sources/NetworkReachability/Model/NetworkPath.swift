@@ -62,7 +62,10 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     public var reachabilityStatus: ReachabilityStatus
     /// The interface the target's route leaves by.
     public var interface: NetworkInterface?
-    /// Interfaces that are up, have carrier and hold an address; the one the target's route uses first.
+    /// Interfaces that are up, have carrier and hold an address that reaches beyond their link
+    /// (an interface with only link-local addresses, such as a container's host-side veth, is
+    /// listed only when the target's route uses it); the one the target's route uses first, then
+    /// by default-route metric.
     public var availableInterfaces: [NetworkInterface]
     /// The gateways of the route in use, as address strings.
     public var gateways: [String]
