@@ -7,6 +7,14 @@ import XCTest
 import Glibc
 #endif
 
+/// Parses one JSON record line of the command into an object.
+func parseRecord(_ line: String, file: StaticString = #filePath, line sourceLine: UInt = #line) throws -> [String: Any] {
+    let trimmed = line.hasSuffix("\n") ? String(line.dropLast()) : line
+    XCTAssertFalse(trimmed.contains("\n"), "one object per line: \(line)", file: file, line: sourceLine)
+    let object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8))
+    return try XCTUnwrap(object as? [String: Any], "a JSON object: \(line)", file: file, line: sourceLine)
+}
+
 /// The base of the end-to-end tests of the `reachability` executable (`Command*Tests`): they run
 /// the built binary against a network namespace of their own and check its output contract
 /// (cli.md) and exit statuses.
@@ -70,16 +78,6 @@ class CommandTestCase: XCTestCase {
     /// Runs the `reachability` binary to its end.
     func reachability(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Self.run(Self.binaryPath(), arguments, environment: environment)
-    }
-
-    /// Parses one JSON record line into an object.
-    func parseRecord(
-        _ line: String, file: StaticString = #filePath, line sourceLine: UInt = #line
-    ) throws -> [String: Any] {
-        let trimmed = line.hasSuffix("\n") ? String(line.dropLast()) : line
-        XCTAssertFalse(trimmed.contains("\n"), "one object per line: \(line)", file: file, line: sourceLine)
-        let object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8))
-        return try XCTUnwrap(object as? [String: Any], "a JSON object: \(line)", file: file, line: sourceLine)
     }
 
     /// Checks that the quoted keys first appear in `text` in the given order.

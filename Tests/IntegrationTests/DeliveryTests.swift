@@ -149,11 +149,7 @@ final class DeliveryTests: XCTestCase {
             monitor.setDispatchQueue(queue)
             flags.wait(forCount: 1)
             paths.wait(forCount: 1)
-            let witness = try ns.monitor(plan.onLink)
-            let witnessFlags = Recorder<ReachabilityFlags>()
-            witness.record(flags: witnessFlags)
-            witness.setDispatchQueue(queue)
-            witnessFlags.wait(forCount: 1)
+            let (witness, witnessFlags) = try ns.witness(plan.onLink, on: queue)
             // When it is stopped, then the kernel changes twice
             switch style {
             case .unschedule: monitor.unschedule()

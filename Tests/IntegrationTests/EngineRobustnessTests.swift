@@ -131,11 +131,7 @@ final class EngineRobustnessTests: XCTestCase {
             XCTAssertEqual(sent.status, 0, "forger: \(sent.standardError)")
             XCTAssertEqual(sent.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines), "1", "the engine's event socket is the one listening")
             // And then a real change follows, so the engine has read the forged message once it handled this
-            let witness = try ns.monitor(plan.onLink)
-            let witnessFlags = Recorder<ReachabilityFlags>()
-            witness.record(flags: witnessFlags)
-            witness.setDispatchQueue(queue)
-            witnessFlags.wait(forCount: 1)
+            let (witness, witnessFlags) = try ns.witness(plan.onLink, on: queue)
             try ns.ip("link", "set", "v0p", "down")
             witnessFlags.wait(forLast: [.reachable, .connectionRequired, .isDirect])
             settle(monitor, queue)

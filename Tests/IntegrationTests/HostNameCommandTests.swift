@@ -113,7 +113,7 @@ final class HostNameCommandTests: XCTestCase {
             try bed.addLAN()
             try bed.replaceByRename("resolv.conf", with: DNSTestBed.resolvConf(nameServer: "127.0.0.1"))
             try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
-            let watch = try bed.startProcess(try reachabilityExecutable(), ["watch", "--json", "--netns", bed.name, "live.nrx.test"],
+            let watch = try bed.startProcess(try CommandTestCase.binaryPath(), ["watch", "--json", "--netns", bed.name, "live.nrx.test"],
                                              description: "reachability watch")
             // Then the first record says the name does not resolve
             guard watch.lines.wait(forCount: 1) else { return }
@@ -125,7 +125,7 @@ final class HostNameCommandTests: XCTestCase {
             try bed.useTestServer()
             // Then a record with the address follows
             watch.lines.wait(until: "a record with the resolved address") { lines in
-                guard let last = lines.last, let record = try? self.parseRecord(last) else { return false }
+                guard let last = lines.last, let record = try? parseRecord(last) else { return false }
                 return record["addresses"] as? [String] == [LAN.onLink] && record["flags"] as? [String] == ["reachable", "isDirect"]
             }
 
@@ -133,7 +133,7 @@ final class HostNameCommandTests: XCTestCase {
             try bed.namespace.ip("link", "set", "v0p", "down")
             // Then a record with a connection required follows
             watch.lines.wait(until: "a record with a connection required") { lines in
-                guard let last = lines.last, let record = try? self.parseRecord(last) else { return false }
+                guard let last = lines.last, let record = try? parseRecord(last) else { return false }
                 return record["flags"] as? [String] == ["reachable", "connectionRequired", "isDirect"]
                     && record["addresses"] as? [String] == [LAN.onLink]
             }
@@ -146,7 +146,7 @@ final class HostNameCommandTests: XCTestCase {
     /// Runs `reachability check --json --netns NAME ARGUMENT` to its end; `--` keeps a name that
     /// starts with `-` from being read as an option.
     private func check(_ bed: DNSTestBed, _ argument: String) throws -> CommandOutput {
-        let process = try bed.startProcess(try reachabilityExecutable(), ["check", "--json", "--netns", bed.name, "--", argument],
+        let process = try bed.startProcess(try CommandTestCase.binaryPath(), ["check", "--json", "--netns", bed.name, "--", argument],
                                            description: "reachability check")
         guard let status = process.waitForExit(within: Self.deadline) else {
             process.stop()
@@ -155,27 +155,5 @@ final class HostNameCommandTests: XCTestCase {
         }
         let output = process.lines.all.map { $0 + "\n" }.joined()
         return CommandOutput(status: status, standardOutput: output, standardError: process.standardError)
-    }
-
-    /// Parses one JSON record line into an object.
-    private func parseRecord(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        let trimmed = text.hasSuffix("\n") ? String(text.dropLast()) : text
-        XCTAssertFalse(trimmed.contains("\n"), "one record: \(text)", file: file, line: line)
-        let object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8))
-        return try XCTUnwrap(object as? [String: Any], "a JSON object: \(text)", file: file, line: line)
-    }
-
-    /// The built `reachability` binary, next to the test bundle or in `.build/debug`.
-    private func reachabilityExecutable() throws -> String {
-        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let candidates = [
-            bundleDirectory.appendingPathComponent("reachability").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("reachability").path,
-            packageRoot.appendingPathComponent(".build/debug/reachability").path,
-        ]
-        return try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-                             "no built 'reachability' in \(candidates); run 'swift build' first")
     }
 }

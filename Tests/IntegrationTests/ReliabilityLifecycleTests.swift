@@ -157,11 +157,7 @@ final class ReliabilityLifecycleTests: XCTestCase {
             paths.wait(forCount: 1)
             settle(monitor, queue)
             // Then changes after it are not delivered
-            let witness = try ns.monitor(plan.onLink)
-            let witnessFlags = Recorder<ReachabilityFlags>()
-            witness.record(flags: witnessFlags)
-            witness.setDispatchQueue(queue)
-            witnessFlags.wait(forCount: 1)
+            let (witness, witnessFlags) = try ns.witness(plan.onLink, on: queue)
             try ns.ip("link", "set", "v0p", "down")
             witnessFlags.wait(forLast: [.reachable, .connectionRequired, .isDirect])
             settle(witness, queue)

@@ -167,7 +167,7 @@ enum Evaluator {
             unsatisfiedReason: pathStatus == .satisfied ? nil : (verdict.reason ?? .noRoute),
             flags: verdict.flags,
             interface: interface,
-            availableInterfaces: reordered(available ?? availableInterfaces(in: snapshot, first: nil, preference: preference),
+            availableInterfaces: reordered(available ?? availableInterfaces(ordering: availableLinks(in: snapshot), preference: preference),
                                            first: interface, in: snapshot),
             gateways: verdict.gateways.map(\.addressString),
             isExpensive: interface?.isExpensive ?? false,
@@ -188,20 +188,14 @@ enum Evaluator {
             .sorted { $0.index < $1.index }
     }
 
-    /// Interfaces that are up, have carrier and hold an address, in the order routes would prefer
-    /// them: the path's own first, then those with a default route by its metric, then by index.
-    /// Loopback only when the path uses it.
+    /// `links` (`availableLinks`) in the order routes would prefer them: by default-route metric, then by
+    /// index. `reordered` moves a path's own interface to the front.
     ///
     /// - Parameter preference: each interface's default-route metric; only needed (and only
     ///   asked of the kernel by the engine) when two or more links are available.
-    static func availableInterfaces(in snapshot: KernelSnapshot, first: Int?, preference: [Int: UInt32]) -> [NetworkInterface] {
-        var links = availableLinks(in: snapshot)
-        if let first, let link = snapshot.links[first], link.isLoopback, link.isUp {
-            links.append(link)
-        }
-        return links
+    static func availableInterfaces(ordering links: [LinkState], preference: [Int: UInt32]) -> [NetworkInterface] {
+        links
             .sorted { a, b in
-                if (a.index == first) != (b.index == first) { return a.index == first }
                 switch (preference[a.index], preference[b.index]) {
                 case let (x?, y?) where x != y: return x < y
                 case (.some, nil): return true

@@ -71,6 +71,9 @@ final class MonitorCore: Sendable {
 
     var current: NetworkPath { state.withLock { $0.current } }
 
+    /// The index of the interface the current path leaves by, without copying the path out.
+    var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
+
     func store(_ path: NetworkPath) {
         state.withLock { $0.current = path }
     }

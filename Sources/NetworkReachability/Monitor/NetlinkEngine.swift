@@ -167,10 +167,7 @@ final class NetlinkEngine: @unchecked Sendable {
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
         let links = LinkChanges(from: previous, to: snapshot)
         var changes = result.routeChanges
-        guard !links.isEmpty || !changes.isEmpty else {
-            if result.hadDeletions { scheduleSecondLook(SecondLook(routes: changes, links: links)) }
-            return
-        }
+        guard !links.isEmpty || !changes.isEmpty else { return }
         if result.hadDeletions && links.touchesAvailableLinks {
             // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
             changes.isBroad = true
@@ -187,24 +184,30 @@ final class NetlinkEngine: @unchecked Sendable {
         }
     }
 
-    /// Re-evaluates what `changes` and `links` can have moved.
+    /// Re-evaluates what `changes` and `links` can have moved, and `named` monitors besides.
     ///
     /// - Returns: the monitors evaluated again whose path did not change.
     @discardableResult
-    private func reevaluate(after changes: RouteChanges, links: LinkChanges) -> [MonitorCore] {
-        if links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes {
+    private func reevaluate(after changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [MonitorCore] = []) -> [MonitorCore] {
+        let isBroad = links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes
+        var cores: [MonitorCore]
+        if isBroad {
             routingGeneration &+= 1
-            let unchanged = deliver(to: Array(subscribers.values))
-            resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks)
-            return unchanged
+            cores = Array(subscribers.values)
+        } else {
+            counters.scopedReevaluations += 1
+            cores = subscribers.values.filter { core in
+                if links.mayMove(core.target, lastInterface: core.currentInterfaceIndex) { return true }
+                guard !changes.isEmpty else { return false }
+                let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
+                return questions?.contains(where: changes.affects) ?? false
+            }
+            let covered = Set(cores.map(ObjectIdentifier.init))
+            cores += named.filter { !covered.contains(ObjectIdentifier($0)) }
         }
-        counters.scopedReevaluations += 1
-        return deliver(to: subscribers.values.filter { core in
-            if links.mayMove(core.target, lastInterface: core.current.interface?.index) { return true }
-            guard !changes.isEmpty else { return false }
-            let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
-            return questions?.contains(where: changes.affects) ?? false
-        })
+        let unchanged = deliver(to: cores)
+        if isBroad { resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks) }
+        return unchanged
     }
 
     /// Names resolve again when links or addresses changed, or a default route's verdict did:
@@ -245,21 +248,7 @@ final class NetlinkEngine: @unchecked Sendable {
         counters.secondLooks += 1
         if pending.movesDefaultRoutes { routingGeneration &+= 1 }
         let named = pending.cores.values.filter { subscribers[ObjectIdentifier($0)] != nil }
-        if pending.routes.isEmpty && pending.links.isEmpty {
-            deliver(to: named)
-            return
-        }
-        // The scope first, then the named monitors it did not cover.
-        reevaluate(after: pending.routes, links: pending.links)
-        deliver(to: named.filter { core in !wasCovered(core, by: pending) })
-    }
-
-    /// Whether a second look's scope (`routes`, `links`) already re-evaluated `core`.
-    private func wasCovered(_ core: MonitorCore, by look: SecondLook) -> Bool {
-        if look.links.touchesAvailableLinks || look.routes.isBroad || look.routes.affectsDefaultRoutes { return true }
-        if look.links.mayMove(core.target, lastInterface: core.current.interface?.index) { return true }
-        let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
-        return questions?.contains(where: look.routes.affects) ?? false
+        reevaluate(after: pending.routes, links: pending.links, alsoLookingAt: named)
     }
 
     /// Reads what is queued without waiting for the event thread, so a synchronous evaluation sees
@@ -352,7 +341,7 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Evaluates targets against the current snapshot; each distinct kernel question is asked once.
     /// The resolution a host target is evaluated with; nil for other targets.
-    fileprivate func resolution(for target: MonitorTarget) -> HostResolution? {
+    private func resolution(for target: MonitorTarget) -> HostResolution? {
         guard case .host(let name) = target else { return nil }
         return hosts[name]?.resolution ?? HostResolution()
     }
@@ -399,57 +388,60 @@ final class NetlinkEngine: @unchecked Sendable {
             preference = preferenceCache!.metrics
         }
         // One ordered list for the pass; each path moves its own interface to the front.
-        let available = Evaluator.availableInterfaces(in: snapshot, first: nil, preference: preference)
+        let available = Evaluator.availableInterfaces(ordering: availableLinks, preference: preference)
         // Address targets with the same answer have the same path: made once per pass, so ten
         // thousand monitors behind one default route share one evaluation (and one path's storage).
         var sharedPaths: [PathSharingKey: NetworkPath] = [:]
-        var prefetched = 0
-        for (position, target) in targets.enumerated() {
-            if position == prefetched {
-                // The next batch's destinations are asked together: one sendmsg for many questions.
-                prefetched = min(position + Self.deliveryBatch, targets.count)
-                let requests = destinationsToAsk(targets[position..<prefetched], known: answers)
-                if requests.count > 1 {
-                    for (request, found) in zip(requests, sockets.lookup.lookup(requests)) {
-                        answers[.destination(request)] = found
-                    }
-                    counters.lookups += requests.count
+        var batchStart = 0
+        while batchStart < targets.count {
+            let batch = batchStart..<min(batchStart + Self.deliveryBatch, targets.count)
+            batchStart = batch.upperBound
+            // Each target's questions once; the batch's new destinations asked together, one
+            // sendmsg for many.
+            let asked = batch.map { position -> (resolution: HostResolution?, questions: [RouteQuestion]?) in
+                let resolution = resolution(for: targets[position])
+                return (resolution, Evaluator.questions(for: targets[position], in: snapshot, resolution: resolution))
+            }
+            askTogether(asked.flatMap { $0.questions ?? [] }, into: &answers, using: sockets.lookup)
+            for (position, (resolution, questions)) in zip(batch, asked) {
+                let target = targets[position]
+                if resolution?.state == .pending && !includingPending {
+                    body(position, nil)
+                    continue
                 }
+                let targetAnswers = (questions ?? []).map(answer)
+                let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
+                if let key, let shared = sharedPaths[key] {
+                    body(position, shared)
+                    continue
+                }
+                let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
+                                              supportsDNS: supportsDNS, resolution: resolution, preference: preference,
+                                              available: available)
+                if let key { sharedPaths[key] = path }
+                body(position, path)
             }
-            let resolution = resolution(for: target)
-            if resolution?.state == .pending && !includingPending {
-                body(position, nil)
-                continue
-            }
-            let questions = Evaluator.questions(for: target, in: snapshot, resolution: resolution)
-            let targetAnswers = (questions ?? []).map(answer)
-            let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
-            if let key, let shared = sharedPaths[key] {
-                body(position, shared)
-                continue
-            }
-            let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
-                                          supportsDNS: supportsDNS, resolution: resolution, preference: preference,
-                                          available: available)
-            if let key { sharedPaths[key] = path }
-            body(position, path)
         }
     }
 }
 
 extension NetlinkEngine {
-    /// The distinct destination questions of `targets` not yet in `known`, for one pipelined ask.
-    fileprivate func destinationsToAsk(_ targets: ArraySlice<MonitorTarget>, known: [RouteQuestion: RouteAnswer]) -> [RouteRequest] {
+    /// Asks the kernel, pipelined, for the distinct destination questions among `questions` that
+    /// `answers` lacks, and records the answers there. (Default-route questions take probes in
+    /// turn and are asked one by one when met.)
+    fileprivate func askTogether(_ questions: [RouteQuestion], into answers: inout [RouteQuestion: RouteAnswer],
+                                 using socket: RouteLookupSocket) {
         var seen = Set<RouteQuestion>()
         var requests: [RouteRequest] = []
-        for target in targets {
-            let resolution = resolution(for: target)
-            for question in Evaluator.questions(for: target, in: snapshot, resolution: resolution) ?? [] {
-                guard case .destination(let request) = question, known[question] == nil, seen.insert(question).inserted else { continue }
-                requests.append(request)
-            }
+        for question in questions {
+            guard case .destination(let request) = question, answers[question] == nil, seen.insert(question).inserted else { continue }
+            requests.append(request)
         }
-        return requests
+        guard requests.count > 1 else { return }
+        for (request, found) in zip(requests, socket.lookup(requests)) {
+            answers[.destination(request)] = found
+        }
+        counters.lookups += requests.count
     }
 
     /// The metric of the best default route leaving by each of `links` (the available ones), for

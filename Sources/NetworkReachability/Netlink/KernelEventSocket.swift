@@ -14,7 +14,7 @@ struct DrainResult: Sendable, Equatable {
     /// A route, address, link, rule or nexthop was deleted. The kernel announces some deletions
     /// before it has finished them (fib_table_delete sends RTM_DELROUTE before removing the
     /// alias), so a lookup made at once can still meet the old route: the engine looks again.
-    var hadDeletions = false
+    var hadDeletions: Bool { deletions > 0 }
     /// How many deletions and route messages (routes, rules, nexthops) the drain held: a drain
     /// that is one route deletion alone lets the engine look again only where it saw no change.
     var deletions = 0
@@ -102,7 +102,6 @@ final class KernelEventSocket {
             let header = nlmsg_hdr(message)!
             switch Int32(header.pointee.nlmsg_type) {
             case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):
-                inbox.result.hadDeletions = true
                 inbox.result.deletions += 1
             default:
                 break

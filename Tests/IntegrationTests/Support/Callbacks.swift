@@ -100,6 +100,19 @@ extension PathMonitor {
     }
 }
 
+extension Namespace {
+    /// A monitor of `address`, its flags recorded, scheduled on `queue` and past its first
+    /// callback: once its flags show a later change, the engine has read every event before it.
+    func witness(_ address: String, on queue: DispatchQueue) throws -> (monitor: PathMonitor, flags: Recorder<ReachabilityFlags>) {
+        let monitor = try self.monitor(address)
+        let flags = Recorder<ReachabilityFlags>()
+        monitor.record(flags: flags)
+        monitor.setDispatchQueue(queue)
+        flags.wait(forCount: 1)
+        return (monitor, flags)
+    }
+}
+
 /// Waits until the engine of `monitor` finished what it is doing (one hop through its queue), then
 /// until `queue` ran everything queued on it before (a barrier): after this, every callback the
 /// engine queued so far has run or was dropped.

@@ -87,15 +87,7 @@ func withDNSNamespace(
     defer {
         bed.stopProcesses()
         removeConfiguration(of: name)
-        do {
-            try ip("netns", "del", name)
-        } catch {
-            XCTFail("could not delete namespace \(name): \(error)", file: file, line: line)
-        }
-        let listed = ((try? ip("netns", "list")) ?? "").split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) }
-        if listed.contains(name) {
-            XCTFail("namespace \(name) is still listed after deleting it", file: file, line: line)
-        }
+        deleteTestNamespace(name, file: file, line: line)
         if FileManager.default.fileExists(atPath: bed.configurationDirectory) {
             XCTFail("\(bed.configurationDirectory) is still there after removing it", file: file, line: line)
         }

@@ -24,14 +24,15 @@ let namespaceSupportProblem: String? = {
 private let namespaceSerial = Atomic<Int>(0)
 
 /// The prefixes of the namespaces these tests make: `nrx-it-PID-N-TEST`, and `nrx-path-PID-N-TEST` for the path tests.
-private let namespacePrefixes = ["nrx-it-", "nrx-path-"]
+let namespacePrefixes = ["nrx-it-", "nrx-path-"]
 
-/// Deletes the `nrx-it-PID-...` (and `nrx-path-PID-...`) namespaces of test runs that crashed (and so could not run their
-/// `defer`s): those whose process is gone and that are older than any run lasts. The age guards
-/// against a run of another engineer in another PID namespace, whose PID means nothing here.
-private func removeNamespacesOfDeadRuns() {
+/// Deletes the namespaces with one of `prefixes` (`PREFIX-PID-...`) of test runs that crashed (and
+/// so could not run their `defer`s): those whose process is gone and that are older than any run
+/// lasts. The age guards against a run of another engineer in another PID namespace, whose PID
+/// means nothing here.
+func removeNamespacesOfDeadRuns(prefixes: [String] = namespacePrefixes) {
     let listed = ((try? ip("netns", "list")) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").first }
-    for name in listed where namespacePrefixes.contains(where: { name.hasPrefix($0) }) {
+    for name in listed where prefixes.contains(where: { name.hasPrefix($0) }) {
         let fields = name.split(separator: "-")
         guard fields.count > 2, let pid = Int32(fields[2]), pid != getpid() else { continue }
         guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
@@ -60,19 +61,23 @@ func withNamespace(
     try ip("netns", "add", name)
     defer {
         removeNamespaceConfiguration(name)
-        do {
-            try ip("netns", "del", name)
-        } catch {
-            XCTFail("could not delete namespace \(name): \(error)", file: file, line: line)
-        }
-        let listed = ((try? ip("netns", "list")) ?? "").split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) }
-        if listed.contains(name) {
-            XCTFail("namespace \(name) is still listed after deleting it", file: file, line: line)
-        }
+        deleteTestNamespace(name, file: file, line: line)
     }
     let namespace = Namespace(name: name)
     try namespace.ip("link", "set", "lo", "up")
     try body(namespace)
+}
+
+/// Deletes a test's namespace, failing the test when it cannot or when it is still listed after.
+func deleteTestNamespace(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+    do {
+        try ip("netns", "del", name)
+    } catch {
+        XCTFail("could not delete namespace \(name): \(error)", file: file, line: line)
+    }
+    if namespaceIsListed(name) {
+        XCTFail("namespace \(name) is still listed after deleting it", file: file, line: line)
+    }
 }
 
 /// `/etc/netns/NAME`, where `ip netns exec` finds per-namespace configuration files.

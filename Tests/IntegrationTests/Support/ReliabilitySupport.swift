@@ -15,19 +15,9 @@ import Glibc
 
 private let reliabilityNamespaceSerial = Atomic<Int>(0)
 
-/// Deletes `nrx-rel-PID-...` namespaces left by runs that crashed: the process is gone and the
-/// namespace is older than any run lasts (the age guards against another engineer's run in
-/// another PID namespace). Runs once per process.
+/// Deletes `nrx-rel-PID-...` namespaces left by runs that crashed. Runs once per process.
 private let deadReliabilityNamespacesRemoved: Bool = {
-    let listed = ((try? ip("netns", "list")) ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").first }
-    for name in listed where name.hasPrefix("nrx-rel-") {
-        let fields = name.split(separator: "-")
-        guard fields.count > 3, let pid = Int32(fields[2]), pid != getpid() else { continue }
-        guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
-        var info = stat()
-        guard stat("/run/netns/\(name)", &info) == 0, time(nil) - info.st_mtim.tv_sec > 600 else { continue }
-        _ = try? ip("netns", "del", String(name))
-    }
+    removeNamespacesOfDeadRuns(prefixes: ["nrx-rel-"])
     return true
 }()
 
@@ -52,16 +42,8 @@ func withReliabilityNamespace(
     let name = "nrx-rel-\(getpid())-\(serial)"
     try ip("netns", "add", name)
     defer {
-        if namespaceIsListed(name) {
-            do {
-                try ip("netns", "del", name)
-            } catch {
-                XCTFail("could not delete namespace \(name): \(error)", file: file, line: line)
-            }
-        }
-        if namespaceIsListed(name) {
-            XCTFail("namespace \(name) is still listed after deleting it", file: file, line: line)
-        }
+        // A test may have deleted it itself (a vanishing namespace).
+        if namespaceIsListed(name) { deleteTestNamespace(name, file: file, line: line) }
     }
     let namespace = Namespace(name: name)
     try namespace.ip("link", "set", "lo", "up")
