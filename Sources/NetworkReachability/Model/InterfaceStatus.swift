@@ -42,25 +42,4 @@ extension InterfaceStatus {
     public static func flagNames(of flags: UInt32) -> [String] {
         flagNames.filter { flags & $0.bit != 0 }.map(\.name)
     }
-
-    init(link: LinkState, addresses: [InterfaceAddress]) {
-        self.init(
-            interface: InterfaceClassifier.interface(for: link),
-            flagsRaw: link.flags.rawValue,
-            operationalState: link.operationalState.name,
-            hasCarrier: link.hasCarrier,
-            kind: link.kind,
-            addresses: addresses.filter { $0.interfaceIndex == link.index }.map { "\($0.address.addressString)/\($0.prefixLength)" }
-        )
-    }
-}
-
-extension NetworkInterface {
-    /// Every interface of a namespace with its kernel state, by index.
-    ///
-    /// - Parameter namespace: default: the process's own.
-    /// - Throws: a namespace error (missing, or no right to enter it).
-    public static func statuses(in namespace: NetworkNamespace = .current) throws(ReachabilityError) -> [InterfaceStatus] {
-        try EngineRegistry.engine(for: namespace).interfaceStatuses()
-    }
 }

@@ -70,9 +70,7 @@ final class NetlinkEngine: @unchecked Sendable {
         self.identity = identity
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
-        let sockets = try NamespaceEntry.run(in: namespace) { () throws(NetlinkError) in
-            try EngineSockets(namespaceIsProcessOwn: isProcessOwn)
-        }
+        let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn)
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
         self.nameServers = NameServerConfiguration(namespace: namespace)
@@ -294,9 +292,9 @@ final class NetlinkEngine: @unchecked Sendable {
         routingGeneration &+= 1
         _ = sockets.events.drain()
         do {
-            try sockets.events.refill(using: sockets.lookup.netlinkSocket)
+            try sockets.refill()
         } catch {
-            logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error.message)"])
+            logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error)"])
         }
         snapshot = sockets.freshSnapshot()
         reevaluateSubscribers()
@@ -508,25 +506,4 @@ struct EngineCounters: Sendable, Equatable {
     var scopedReevaluations = 0
     /// Passes made shortly after a deletion, which the kernel announces before finishing it.
     var secondLooks = 0
-}
-
-/// Both sockets of an engine, made together inside the namespace and freed together.
-final class EngineSockets {
-    let events: KernelEventSocket
-    let lookup: RouteLookupSocket
-    let inspector: LinkInspector
-
-    /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
-    init(namespaceIsProcessOwn: Bool) throws(NetlinkError) {
-        events = try KernelEventSocket()
-        lookup = try RouteLookupSocket()
-        inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn)
-    }
-
-    /// Links and addresses from the caches, with each link's device traits.
-    func freshSnapshot() -> KernelSnapshot {
-        var snapshot = events.snapshot()
-        inspector.inspect(&snapshot.links)
-        return snapshot
-    }
 }

@@ -3,16 +3,6 @@ import CNetlink
 import Glibc
 #endif
 
-/// One RTM_GETROUTE question: what `ip route get DESTINATION [from SOURCE] [oif IF] [fibmatch]` asks.
-struct RouteRequest: Sendable, Hashable {
-    var destination: IPAddress
-    var source: IPAddress?
-    var outputInterface: Int?
-    /// `RTM_F_FIB_MATCH`: answer with the matching FIB entry (its prefix, table, nexthop flags)
-    /// instead of the resolved route.
-    var fibMatch: Bool = false
-}
-
 /// The engine's second socket: asks the kernel for the route of a destination.
 ///
 /// The request is built by hand into a buffer the socket owns, sent with one `sendmsg`, and the
@@ -70,7 +60,7 @@ final class RouteLookupSocket {
         receiveBuffer.deallocate()
     }
 
-    /// The libnl socket, for `nl_cache_refill`.
+    /// The libnl socket, for `nl_cache_refill`; it never leaves `Netlink/`.
     var netlinkSocket: OpaquePointer { socket }
 
     /// Asks the kernel for the route of `request`.

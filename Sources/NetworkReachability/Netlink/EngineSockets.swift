@@ -1,0 +1,32 @@
+/// Both sockets of an engine, made together inside the namespace and freed together.
+final class EngineSockets {
+    let events: KernelEventSocket
+    let lookup: RouteLookupSocket
+    let inspector: LinkInspector
+
+    /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
+    init(namespaceIsProcessOwn: Bool) throws(NetlinkError) {
+        events = try KernelEventSocket()
+        lookup = try RouteLookupSocket()
+        inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn)
+    }
+
+    /// Opens both sockets inside `namespace`.
+    static func open(in namespace: NetworkNamespace, namespaceIsProcessOwn: Bool) throws(ReachabilityError) -> EngineSockets {
+        try NamespaceEntry.run(in: namespace) { () throws(NetlinkError) in
+            try EngineSockets(namespaceIsProcessOwn: namespaceIsProcessOwn)
+        }
+    }
+
+    /// Rebuilds the event socket's caches from fresh dumps on the lookup socket, which joined no group.
+    func refill() throws(ReachabilityError) {
+        do { try events.refill(using: lookup.netlinkSocket) } catch { throw error.reachabilityError }
+    }
+
+    /// Links and addresses from the caches, with each link's device traits.
+    func freshSnapshot() -> KernelSnapshot {
+        var snapshot = events.snapshot()
+        inspector.inspect(&snapshot.links)
+        return snapshot
+    }
+}
