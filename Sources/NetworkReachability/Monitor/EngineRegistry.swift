@@ -11,17 +11,29 @@ enum EngineRegistry {
     /// The engine of `namespace`, shared with every other monitor of the same namespace
     /// (however it was named: `.named` and `.path` of the same nsfs inode are one namespace).
     ///
-    /// Creation happens under the registry's lock, so two monitors racing for a new namespace
-    /// get one engine; it costs a few dumps, once per namespace.
+    /// The engine is made outside the registry's lock: its namespace may vanish while it opens,
+    /// and the engine then leaves the registry (`forget`), which takes the lock. A second look
+    /// under the lock keeps one engine per namespace when two monitors race for a new one (the
+    /// loser's engine, a few dumps, goes away unused).
+    ///
+    /// - Throws: `namespaceNotFound` when the namespace vanished before its engine was registered.
     static func engine(for namespace: NetworkNamespace) throws(ReachabilityError) -> NetlinkEngine {
         let identity = try NamespaceEntry.identity(of: namespace)
-        return try engines.withLock { (engines) throws(ReachabilityError) -> NetlinkEngine in
+        if let engine = engines.withLock({ $0[identity]?.engine }) { return engine }
+        let built = try NetlinkEngine(namespace: namespace, identity: identity)
+        let engine = engines.withLock { engines -> NetlinkEngine in
             if let engine = engines[identity]?.engine { return engine }
-            let engine = try NetlinkEngine(namespace: namespace, identity: identity)
             engines = engines.filter { $0.value.engine != nil }
-            engines[identity] = WeakEngine(engine: engine)
-            return engine
+            engines[identity] = WeakEngine(engine: built)
+            return built
         }
+        // Vanished before it was registered, its own `forget` found nothing to drop: drop it here.
+        // One that vanishes later drops itself.
+        if engine.hasVanished {
+            forget(engine)
+            throw .namespaceNotFound(path: namespace.path)
+        }
+        return engine
     }
 
     /// Drops `engine` from the registry (its namespace vanished), so the next monitor of that

@@ -64,6 +64,10 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Resyncs after overruns come at most this often, so an event storm cannot pin a core.
     static let minimumResyncInterval: DispatchTimeInterval = .milliseconds(100)
 
+    /// Test hook: runs in `init` after the sockets are open and before the namespace is watched,
+    /// the window in which a namespace can vanish under a new engine.
+    static let afterSocketsOpened = LockedState<(@Sendable (NetworkNamespace) -> Void)?>(nil)
+
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
     init(namespace: NetworkNamespace, identity: NamespaceIdentity) throws(ReachabilityError) {
         self.namespace = namespace
@@ -71,6 +75,7 @@ final class NetlinkEngine: @unchecked Sendable {
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
         let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn)
+        Self.afterSocketsOpened.withLock { $0 }?(namespace)
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
         self.nameServers = NameServerConfiguration(namespace: namespace)
