@@ -74,6 +74,7 @@ final class MonitorCore: Sendable {
     /// The index of the interface the current path leaves by, without copying the path out.
     var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
 
+    /// Keeps a fresh evaluation of an idle monitor (`currentPath`); no callback runs for it.
     func store(_ path: NetworkPath) {
         state.withLock { $0.current = path }
     }
@@ -117,9 +118,18 @@ final class MonitorCore: Sendable {
 
     /// A callback set on a scheduled monitor gets the current state first, as one set before
     /// scheduling does: the first delivery may have run before it existed.
+    ///
+    /// One locked step reads the current state and queues it: a newer state the engine stores
+    /// between a read and a separate queueing would be overtaken by the older one, which would
+    /// take the higher sequence number and be delivered last.
     private func redeliverCurrent() {
-        receive(current)
+        Self.beforeRedelivery.withLock { $0 }?()
+        state.withLock { state in record(state.current, in: &state) }.send()
     }
+
+    /// Test hook: runs when a callback set on a monitor is about to get the current state, before
+    /// that state is read, so a test can change the network in that moment.
+    static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
 
     var delegate: (any PathMonitorDelegate)? {
         get { state.withLock { $0.delegate.delegate } }
@@ -190,19 +200,54 @@ final class MonitorCore: Sendable {
 
     // MARK: - From the engine
 
-    /// A new evaluation, on the engine's queue. Queues a delivery when it differs from the last one queued.
-    func receive(_ path: NetworkPath) {
-        guard let pending = prepare(path) else { return }
-        pending.queue.async { pending.run() }
-    }
-
-    /// A delivery made by `prepare`, to run on `queue`.
+    /// A delivery made by `record`, to run on `queue`.
     struct PendingDelivery: Sendable {
         let core: MonitorCore
         let queue: DispatchQueue
         fileprivate let delivery: Delivery
 
         func run() { core.deliver(delivery) }
+    }
+
+    /// What `record` made of an evaluation.
+    struct Update {
+        /// The delivery for the callbacks, when the state differs from the last one queued.
+        var delivery: PendingDelivery?
+        /// Whether the evaluation differs from the path the monitor held.
+        var changed: Bool
+
+        /// Queues the delivery on its own; the engine's batches go through `MonitorCore.dispatch`.
+        func send() {
+            guard let delivery else { return }
+            delivery.queue.async { delivery.run() }
+        }
+    }
+
+    /// The one way an evaluation reaches a monitor (from the engine's queue, or the monitor's own
+    /// thread when its namespace is unavailable): stores it as the current path, yields it to the
+    /// streams, and makes a numbered delivery for the callbacks when it differs from the last one
+    /// queued. The caller sends the delivery (`Update.send`, or batched by `dispatch`).
+    func record(_ path: NetworkPath) -> Update {
+        state.withLock { state in record(path, in: &state) }
+    }
+
+    /// `record` with the lock held.
+    private func record(_ path: NetworkPath, in state: inout State) -> Update {
+        let changed = state.current != path
+        state.current = path
+        for (id, stream) in state.streams where stream.lastYielded != path {
+            state.streams[id]?.lastYielded = path
+            stream.continuation.yield(path)
+        }
+        guard let queue = state.queue else { return Update(changed: changed) }
+        let flagsChanged = state.lastQueuedFlags != path.flags
+        let pathChanged = state.lastQueuedPath != path
+        guard flagsChanged || pathChanged else { return Update(changed: changed) }
+        state.lastQueuedFlags = path.flags
+        state.lastQueuedPath = path
+        state.sequence &+= 1
+        let delivery = Delivery(path: path, sequence: state.sequence, generation: state.generation)
+        return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: changed)
     }
 
     /// Sends each queue its deliveries as one work item, in the order given: the engine's batches
@@ -223,37 +268,6 @@ final class MonitorCore: Sendable {
             let work = byQueue[ObjectIdentifier(queue)]!
             queue.async { for pending in work { pending.run() } }
         }
-    }
-
-    /// Records a new evaluation, on the engine's queue, and yields it to the streams.
-    ///
-    /// - Returns: the delivery to run on the monitor's queue when it differs from the last one
-    ///   queued, else nil.
-    func prepare(_ path: NetworkPath) -> PendingDelivery? {
-        prepareNoting(path).delivery
-    }
-
-    /// `prepare`, also telling whether `path` differs from the current one (one lock for both).
-    func prepareNoting(_ path: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
-        var changed = false
-        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
-            changed = state.current != path
-            state.current = path
-            for (id, stream) in state.streams where stream.lastYielded != path {
-                state.streams[id]?.lastYielded = path
-                stream.continuation.yield(path)
-            }
-            guard let queue = state.queue else { return nil }
-            let flagsChanged = state.lastQueuedFlags != path.flags
-            let pathChanged = state.lastQueuedPath != path
-            guard flagsChanged || pathChanged else { return nil }
-            state.lastQueuedFlags = path.flags
-            state.lastQueuedPath = path
-            state.sequence &+= 1
-            return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation))
-        }
-        guard let (queue, delivery) = work else { return (nil, changed) }
-        return (PendingDelivery(core: self, queue: queue, delivery: delivery), changed)
     }
 
     fileprivate struct Delivery: Sendable {

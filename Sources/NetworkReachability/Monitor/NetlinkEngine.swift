@@ -116,7 +116,7 @@ final class NetlinkEngine: @unchecked Sendable {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
             // A name still being resolved gets its first callback when the resolution finishes.
-            if let path = evaluate([core.target])[0] { core.receive(path) }
+            if let path = evaluate([core.target])[0] { core.record(path).send() }
         }
     }
 
@@ -329,9 +329,9 @@ final class NetlinkEngine: @unchecked Sendable {
         evaluate(cores.map(\.target)) { position, path in
             guard let path else { return }
             let core = cores[position]
-            let (prepared, changed) = core.prepareNoting(path)
-            if !changed { unchanged.append(core) }
-            guard let delivery = prepared else { return }
+            let update = core.record(path)
+            if !update.changed { unchanged.append(core) }
+            guard let delivery = update.delivery else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
                 MonitorCore.dispatch(batch)
@@ -491,7 +491,7 @@ extension NetlinkEngine {
         resolverPoolIfStarted?.stop()
         EngineRegistry.forget(self)
         for core in subscribers.values {
-            core.receive(.unsatisfied(.namespaceUnavailable))
+            core.record(.unsatisfied(.namespaceUnavailable)).send()
         }
     }
 

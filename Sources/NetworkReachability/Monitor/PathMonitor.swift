@@ -104,7 +104,7 @@ public final class PathMonitor: Sendable {
         if let engine {
             engine.subscribe(core)
         } else {
-            core.receive(.unsatisfied(.namespaceUnavailable))
+            core.record(.unsatisfied(.namespaceUnavailable)).send()
         }
     }
 

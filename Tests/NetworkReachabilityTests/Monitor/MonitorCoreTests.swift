@@ -27,10 +27,10 @@ final class MonitorCoreTests: XCTestCase {
         core.pathHandler = { paths.append($0) }
         core.setQueue(queue)
         // When: the same state twice, then the same flags over another gateway, then new flags
-        core.receive(Self.path([.reachable]))
-        core.receive(Self.path([.reachable]))
-        core.receive(Self.path([.reachable], gateway: "10.0.0.254"))
-        core.receive(Self.path([]))
+        core.record(Self.path([.reachable])).send()
+        core.record(Self.path([.reachable])).send()
+        core.record(Self.path([.reachable], gateway: "10.0.0.254")).send()
+        core.record(Self.path([])).send()
         queue.sync {}
         // Then
         XCTAssertEqual(flags.values, [[.reachable], []])
@@ -49,9 +49,9 @@ final class MonitorCoreTests: XCTestCase {
             core.setQueue(position == 3 ? other : shared)
         }
         // When: one batch for all, then a second batch in which only two changed
-        MonitorCore.dispatch(cores.compactMap { $0.prepare(Self.path([.reachable])) })
+        MonitorCore.dispatch(cores.compactMap { $0.record(Self.path([.reachable])).delivery })
         let second = cores.enumerated().compactMap { position, core in
-            core.prepare(Self.path(position % 2 == 0 ? [] : [.reachable]))
+            core.record(Self.path(position % 2 == 0 ? [] : [.reachable])).delivery
         }
         MonitorCore.dispatch(second)
         shared.sync {}
@@ -68,7 +68,7 @@ final class MonitorCoreTests: XCTestCase {
         let queue = DispatchQueue(label: "test.delivery")
         let paths = Recorder<NetworkPath>()
         core.pathHandler = { paths.append($0) }
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         XCTAssertEqual(core.current, Self.path([.reachable]))
         XCTAssertFalse(core.isActive)
         // Scheduling does not replay by itself: the engine's subscribe hands the first state over.
@@ -76,7 +76,7 @@ final class MonitorCoreTests: XCTestCase {
         XCTAssertTrue(core.isActive)
         queue.sync {}
         XCTAssertEqual(paths.values, [])
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         queue.sync {}
         XCTAssertEqual(paths.values, [Self.path([.reachable])], "the first state after scheduling arrives even if unchanged")
     }
@@ -89,7 +89,7 @@ final class MonitorCoreTests: XCTestCase {
         core.pathHandler = { paths.append($0) }
         core.setQueue(queue)
         queue.suspend()
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         // When
         core.setQueue(nil)
         queue.resume()
@@ -105,11 +105,11 @@ final class MonitorCoreTests: XCTestCase {
         let paths = Recorder<NetworkPath>()
         core.pathHandler = { paths.append($0) }
         core.setQueue(queue)
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         queue.sync {}
         core.setQueue(nil)
         core.setQueue(queue)
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         queue.sync {}
         XCTAssertEqual(paths.values, [Self.path([.reachable]), Self.path([.reachable])])
     }
@@ -127,7 +127,7 @@ final class MonitorCoreTests: XCTestCase {
             events.append("callback returned")
         }
         core.setQueue(queue)
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         XCTAssertEqual(started.wait(timeout: .now() + Self.timeout), .success)
         // When: another thread unschedules while the callback runs
         let unscheduled = expectation(description: "unschedule returned")
@@ -156,9 +156,9 @@ final class MonitorCoreTests: XCTestCase {
             returned.fulfill()
         }
         core.setQueue(queue)
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         wait(for: [returned], timeout: Self.timeout)
-        core.receive(Self.path([]))
+        core.record(Self.path([])).send()
         queue.sync {}
         XCTAssertEqual(paths.values, [Self.path([.reachable])])
     }
@@ -172,7 +172,7 @@ final class MonitorCoreTests: XCTestCase {
         core.tearDown()
         core.setQueue(queue)
         XCTAssertFalse(core.isActive, "a torn-down core cannot be scheduled again")
-        core.receive(Self.path([.reachable]))
+        core.record(Self.path([.reachable])).send()
         queue.sync {}
         XCTAssertEqual(paths.values, [])
         XCTAssertNil(core.pathHandler)
@@ -186,9 +186,9 @@ final class MonitorCoreTests: XCTestCase {
         let id = core.addStream(continuation)
         XCTAssertNotNil(id)
         XCTAssertTrue(core.isActive)
-        core.receive(Self.path([.reachable]))
-        core.receive(Self.path([.reachable]))
-        core.receive(Self.path([.reachable], gateway: "10.0.0.254"))
+        core.record(Self.path([.reachable])).send()
+        core.record(Self.path([.reachable])).send()
+        core.record(Self.path([.reachable], gateway: "10.0.0.254")).send()
         core.tearDown()
         var received: [NetworkPath] = []
         for await path in stream { received.append(path) }
