@@ -1,0 +1,13 @@
+/// What the engine has done, for tests, logs and benchmarks.
+struct EngineCounters: Sendable, Equatable {
+    var lookups = 0
+    var reevaluations = 0
+    var overruns = 0
+    var resyncs = 0
+    var forgedMessagesDropped = 0
+    var resolutions = 0
+    /// Passes that asked again only for the targets inside the prefixes of route events.
+    var scopedReevaluations = 0
+    /// Passes made shortly after a deletion, which the kernel announces before finishing it.
+    var secondLooks = 0
+}

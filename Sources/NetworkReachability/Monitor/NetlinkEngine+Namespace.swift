@@ -1,0 +1,31 @@
+import Dispatch
+import Logging
+
+/// The engine's namespace goes away.
+extension NetlinkEngine {
+    /// The namespace is gone: close the sockets (they kept the kernel's namespace alive), tell
+    /// every monitor, stop resolving, and leave the registry.
+    func namespaceVanished() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard sockets != nil else { return }
+        logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(namespace)"])
+        waiter?.stop()
+        waiter = nil  // its pipe closes once its thread has ended too
+        sockets = nil
+        vanishWatcher = nil
+        configurationWatcher = nil
+        for name in hosts.keys {
+            hosts[name]?.timer?.cancel()
+            hosts[name]?.timer = nil
+            hosts[name]?.releaseWaiters()
+        }
+        resolverPoolIfStarted?.stop()
+        EngineRegistry.forget(self)
+        for core in subscribers.values {
+            core.record(.unsatisfied(.namespaceUnavailable)).send()
+        }
+    }
+
+    /// Whether the namespace vanished; a blocking hop onto the queue.
+    var hasVanished: Bool { queue.sync { sockets == nil } }
+}
