@@ -1,6 +1,5 @@
 @_exported import Dispatch
 @_exported import NetworkReachability
-import Synchronization
 #if canImport(Glibc)
 @_exported import Glibc
 #elseif canImport(Musl)
@@ -27,7 +26,7 @@ public typealias SCNetworkReachabilityCallBack = PathMonitor.Callback
 /// compiles; the allocator arguments are ignored.
 public var kCFAllocatorDefault: OpaquePointer? { nil }
 
-private let defaultNamespaceSetting = Mutex<NetworkNamespace>(.current)
+private let defaultNamespaceSetting = LockedState<NetworkNamespace>(.current)
 
 /// The network namespace that the `SCNetworkReachabilityCreateWith...` functions (and
 /// `NWPathMonitor()`) watch; default `.current`, the process's own.

@@ -1,6 +1,7 @@
+import Synchronization
+import NetworkReachability
 import Dispatch
 import Foundation
-import Synchronization
 
 /// What the compat layer keeps for one `SCNetworkReachability`: the C callback and its context,
 /// and where the target is scheduled (a dispatch queue, or run loops and modes).
@@ -33,7 +34,7 @@ final class TargetRecord: Sendable {
         var generation: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     /// Where the target delivers while it is scheduled on run loops.
     let runLoopQueue = DispatchQueue(label: "network-reachability.compat.run-loop")
 
@@ -56,7 +57,7 @@ final class TargetRecord: Sendable {
         var pruneAt = 64
     }
 
-    private static let table = Mutex(Table())
+    private static let table = LockedState(Table())
 
     /// The record of `target`, made (and installed as its flags handler) on first use.
     static func of(_ target: PathMonitor) -> TargetRecord {

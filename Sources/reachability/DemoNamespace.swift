@@ -1,4 +1,4 @@
-import Synchronization
+import NetworkReachability
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -63,7 +63,7 @@ struct DemoNamespace: Sendable {
 /// signal, `--duration`, or any `exit` (an error, a closed standard output), through `atexit`.
 enum DemoCleanup {
     /// The namespace still to remove; nil once removed.
-    private static let pending = Mutex<String?>(nil)
+    private static let pending = LockedState<String?>(nil)
 
     /// Arranges that `name` is removed when the process exits. Call it once, right after making it.
     static func register(_ name: String) {

@@ -1,5 +1,4 @@
-import Synchronization
-
+import NetworkReachability
 /// The changes `demo` makes to its namespace, one per tick, in a cycle: each undoes the one before
 /// it, so the namespace is back where it started every six ticks.
 final class DemoScript: Sendable {
@@ -21,7 +20,7 @@ final class DemoScript: Sendable {
 
     private let namespace: DemoNamespace
     /// The index of the next step; touched on the demo's queue only.
-    private let next = Mutex(0)
+    private let next = LockedState(0)
 
     init(namespace: DemoNamespace) {
         self.namespace = namespace

@@ -1,4 +1,4 @@
-import Synchronization
+import NetworkReachability
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,7 +12,7 @@ import Musl
 final class RecordPrinter: Sendable {
     private let formatter: any RecordFormatter
     private let limit: Int?
-    private let printed = Mutex(0)
+    private let printed = LockedState(0)
 
     /// - Parameters:
     ///   - formatter: turns each record into its line.

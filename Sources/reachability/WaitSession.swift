@@ -1,6 +1,5 @@
 import Dispatch
 import NetworkReachability
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -68,5 +67,5 @@ struct WaitSession {
 /// The last path a `wait` saw. Written and read on the session's queue only; the mutex makes it
 /// shareable with the `@Sendable` handlers and is never contended.
 private final class LastPath: Sendable {
-    let value = Mutex<NetworkPath?>(nil)
+    let value = LockedState<NetworkPath?>(nil)
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What the host's configuration says about interfaces, beyond what the kernel knows.
 public struct InterfacePolicy: Sendable, Hashable {
@@ -22,7 +21,7 @@ public struct InterfacePolicy: Sendable, Hashable {
 
 /// Process-wide settings of the library.
 public enum ReachabilitySettings {
-    private static let policy = Mutex((InterfacePolicy(), UInt64(0)))
+    private static let policy = LockedState((InterfacePolicy(), UInt64(0)))
 
     /// The interface policy every engine applies; a change reaches monitors with the next event
     /// of their namespace, or at once through `currentPath` on an unscheduled monitor.

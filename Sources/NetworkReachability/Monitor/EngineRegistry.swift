@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The process's engines, one per network namespace, made on first use and gone with their last monitor.
 enum EngineRegistry {
@@ -6,7 +5,7 @@ enum EngineRegistry {
         weak var engine: NetlinkEngine?
     }
 
-    private static let engines = Mutex<[NamespaceIdentity: WeakEngine]>([:])
+    private static let engines = LockedState<[NamespaceIdentity: WeakEngine]>([:])
 
     /// The engine of `namespace`, shared with every other monitor of the same namespace
     /// (however it was named: `.named` and `.path` of the same nsfs inode are one namespace).

@@ -10,7 +10,10 @@ import Dispatch
 final class MonitorCore: Sendable {
     let target: MonitorTarget
     private let state: LockedState<State>
-    private let calloutLock = CalloutLock()
+    /// Held while the user's callbacks run (`deliver`); `setQueue` takes it after closing the gate,
+    /// so when it returns no callback of this monitor runs or can start (guarantee 5). Recursive,
+    /// so a callback may unschedule, cancel or release its own monitor.
+    private let calloutLock = LockedState((), recursive: true)
 
     private struct WeakMonitor {
         weak var monitor: PathMonitor?
@@ -150,7 +153,7 @@ final class MonitorCore: Sendable {
             state.lastDeliveredPath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
-        calloutLock.withLock {}
+        calloutLock.whileLocked {}
     }
 
     /// The monitor is going away: no callback starts from now on, streams finish, the context is released
@@ -278,7 +281,7 @@ final class MonitorCore: Sendable {
 
     /// On the user's queue: runs the callbacks, unless the schedule changed or a newer state already ran.
     fileprivate func deliver(_ delivery: Delivery) {
-        calloutLock.withLock {
+        calloutLock.whileLocked {
             let gate = state.withLock { state -> Callouts? in
                 guard delivery.generation == state.generation, delivery.sequence > state.lastDeliveredSequence else {
                     return nil

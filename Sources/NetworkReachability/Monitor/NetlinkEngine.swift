@@ -1,6 +1,5 @@
 import Dispatch
 import Logging
-import Synchronization
 
 /// The one engine of a network namespace in this process, shared by all its monitors.
 ///

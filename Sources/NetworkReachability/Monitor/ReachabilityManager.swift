@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 /// AFNetworkReachabilityManager's face: a status (`unknown`, `notReachable`, `reachableViaWWAN`,
 /// `reachableViaWiFi`), a block, a delegate and a notification, over a `PathMonitor`.
@@ -27,7 +26,7 @@ import Synchronization
 /// AFNetworking's behaviour in a program that does run the main queue.
 ///
 /// `Sendable`: every stored property is a `let` of a Sendable type; the mutable state sits in one
-/// `Mutex`, and no user code runs under it.
+/// `LockedState`, and no user code runs under it.
 public final class ReachabilityManager: Sendable {
     /// The general path of this process's namespace, as AFNetworking's `sharedManager` watches the
     /// zero address: the better of the IPv4 (`0.0.0.0`) and IPv6 (`::`) default routes.
@@ -61,7 +60,7 @@ public final class ReachabilityManager: Sendable {
     /// The monitor whose flags this manager turns into statuses; nil only for a `shared` manager
     /// whose engine could not start.
     private let monitor: PathMonitor?
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     private struct WeakDelegate {
         weak var delegate: (any ReachabilityManagerDelegate)?

@@ -11,30 +11,24 @@ import Glibc
 /// holds: a teardown either finishes before the destructors run, or is skipped (the kernel closes
 /// the sockets with the process).
 enum ProcessExitGuard {
-    // The pthread mutex is the synchronisation; the pointer itself never changes after first use.
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
+    /// Whether the process is exiting; the exit handler is registered with its first use.
+    private static let exiting: LockedState<Bool> = {
+        let exiting = LockedState(false)
         atexit {
-            pthread_mutex_lock(ProcessExitGuard.lock)
-            ProcessExitGuard.exiting = true
-            pthread_mutex_unlock(ProcessExitGuard.lock)
+            ProcessExitGuard.exiting.withLock { $0 = true }
         }
-        return lock
+        return exiting
     }()
-
-    // Read and written only with `lock` held.
-    nonisolated(unsafe) private static var exiting = false
 
     /// Registers the exit handler; call before the first libnl object exists.
     static func install() {
-        _ = lock
+        _ = exiting
     }
 
     /// Runs `teardown` unless the process is exiting.
     static func unlessExiting(_ teardown: () -> Void) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if !exiting { teardown() }
+        exiting.withLock { exiting in
+            if !exiting { teardown() }
+        }
     }
 }

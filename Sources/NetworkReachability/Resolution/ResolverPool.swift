@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A small pool of resolver threads that live inside the monitored namespace.
 ///
@@ -28,8 +27,8 @@ final class ResolverPool: Sendable {
     }
 
     private let namespace: NetworkNamespace
-    private let state = Mutex(State())
-    private let wakeup = ConditionSignal()
+    /// The pool's one mutex and the condition its idle threads wait on.
+    private let state = LockedState(State(), withCondition: true)
 
     init(namespace: NetworkNamespace) {
         self.namespace = namespace
@@ -47,7 +46,7 @@ final class ResolverPool: Sendable {
             return false
         }
         if startThread { spawnWorker() }
-        wakeup.signal()
+        state.signal()
     }
 
     /// `/etc/resolv.conf`, `/etc/hosts` or their namespace copies changed: bind them again before the next lookup.
@@ -61,7 +60,7 @@ final class ResolverPool: Sendable {
             state.stopped = true
             state.jobs.removeAll()
         }
-        wakeup.broadcast()
+        state.broadcast()
     }
 
     private func spawnWorker() {
@@ -112,66 +111,10 @@ final class ResolverPool: Sendable {
 
     /// Waits until there is a job or the pool stops. - Returns: false when the thread should exit.
     private func waitForWork() -> Bool {
-        wakeup.wait(until: { [self] in
-            state.withLock { state in
-                if state.stopped { return true }
-                if !state.jobs.isEmpty { return true }
-                return false
-            }
-        }, beforeWaiting: { [self] in
-            state.withLock { $0.idle += 1 }
-        }, afterWaiting: { [self] in
-            state.withLock { $0.idle -= 1 }
-        })
-        return state.withLock { !$0.stopped }
-    }
-}
-
-/// A condition variable with its own mutex, for the pool's idle threads.
-///
-/// `@unchecked Sendable`: the pthread objects are the synchronisation; their storage never moves.
-final class ConditionSignal: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var signals: UInt64 = 0
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
-    }
-
-    func signal() {
-        pthread_mutex_lock(mutex)
-        signals &+= 1
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
-    }
-
-    func broadcast() {
-        pthread_mutex_lock(mutex)
-        signals &+= 1
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-    }
-
-    /// Blocks until `ready()` holds; a signal between the check and the wait is not lost.
-    func wait(until ready: () -> Bool, beforeWaiting: () -> Void, afterWaiting: () -> Void) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        beforeWaiting()
-        defer { afterWaiting() }
-        while !ready() {
-            let seen = signals
-            while signals == seen {
-                pthread_cond_wait(condition, mutex)
-            }
+        state.withLock { $0.idle += 1 }
+        return state.wait(until: { $0.stopped || !$0.jobs.isEmpty }) { state in
+            state.idle -= 1
+            return !state.stopped
         }
     }
 }
