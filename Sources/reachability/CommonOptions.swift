@@ -17,7 +17,8 @@ struct NamespaceOptions: ParsableArguments {
 
     /// The namespace to monitor; the process's own without `--netns`.
     var namespace: NetworkNamespace {
-        netns.map(NetworkNamespace.init(argument:)) ?? .current
+        // A value holding a `/` is a path to an nsfs file, anything else a name from `ip netns`.
+        netns.map { $0.contains("/") ? .path($0) : .named($0) } ?? .current
     }
 
     func validate() throws {

@@ -27,7 +27,7 @@ struct HumanRecordFormatter: RecordFormatter {
             paint(Self.padded(status.description, to: Self.statusWidth), Self.colourCode(of: status)),
             path.flags.description,
             Self.padded(path.interface?.name ?? "-", to: Self.interfaceWidth),
-            path.gateways.isEmpty ? "-" : path.gateways.joined(separator: ","),
+            path.gateways.isEmpty ? "-" : path.gateways.map(\.addressString).joined(separator: ","),
         ]
         return columns.joined(separator: "  ") + "\n"
     }

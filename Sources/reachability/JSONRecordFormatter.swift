@@ -29,7 +29,7 @@ struct JSONRecordFormatter: RecordFormatter {
             ("status", .string(path.status.description)),
             ("unsatisfiedReason", .string(path.unsatisfiedReason?.description)),
             ("interface", path.interface.map(value(of:)) ?? .null),
-            ("gateways", .array(path.gateways.map { .string($0) })),
+            ("gateways", .array(path.gateways.map { .string($0.addressString) })),
             ("availableInterfaces", .array(path.availableInterfaces.map(value(of:)))),
             ("isExpensive", .bool(path.isExpensive)),
             ("isConstrained", .bool(path.isConstrained)),

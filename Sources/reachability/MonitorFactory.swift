@@ -25,6 +25,6 @@ extension TargetSpecification {
     /// `addresses`; nil for other targets (the key is then left out).
     func resolvedAddresses(in path: NetworkPath) -> [String]? {
         guard case .host = self else { return nil }
-        return path.resolvedAddresses
+        return path.resolvedAddresses.map(\.description)
     }
 }

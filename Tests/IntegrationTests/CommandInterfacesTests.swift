@@ -9,6 +9,16 @@ import XCTest
 final class CommandInterfacesTests: CommandTestCase {
     private static let keys = ["index", "name", "type", "flags", "operstate", "carrier", "addresses", "isExpensive", "isConstrained"]
 
+    func testNetnsValue_withASlashIsAPath_elseAName() throws {
+        let byName = try reachability(["interfaces", "--json", "--netns", namespace])
+        let byPath = try reachability(["interfaces", "--json", "--netns", "/run/netns/\(namespace)"])
+        XCTAssertEqual(byName.status, 0, "stderr: \(byName.stderr)")
+        XCTAssertEqual(byPath.stdout, byName.stdout, "the same namespace, by path and by name")
+        let relative = try reachability(["interfaces", "--json", "--netns", "./\(namespace)"])
+        XCTAssertNotEqual(relative.status, 0, "./NAME is a path (missing here), not a name")
+        XCTAssertTrue(relative.stderr.contains("./\(namespace)"), relative.stderr)
+    }
+
     func testInterfacesJSON_isOneObjectPerLine_withV0AsTheKernelHasIt() throws {
         let result = try reachability(["interfaces", "--json", "--netns", namespace])
         XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")

@@ -17,7 +17,7 @@ final class HostNameReresolutionTests: XCTestCase {
             var server = try bed.startDNSServer([DNSRecord("moving.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "moving.nrx.test", options: quickly)
             let (flags, paths, queue) = watch(monitor)
-            paths.wait(until: "the name resolves to \(LAN.onLink)") { $0.last?.resolvedAddresses == [LAN.onLink] }
+            paths.wait(until: "the name resolves to \(LAN.onLink)") { $0.last?.resolvedAddresses.map(\.description) == [LAN.onLink] }
 
             // When the server restarts with another record (nothing else changes: no link,
             // address, route or resolver file)
@@ -25,11 +25,11 @@ final class HostNameReresolutionTests: XCTestCase {
             server = try bed.startDNSServer([DNSRecord("moving.nrx.test", LAN.remote)])
             // Then the monitor follows: the new address, behind the gateway
             paths.wait(until: "the new record is seen") {
-                $0.last.map { $0.resolvedAddresses == [LAN.remote] && !$0.resolvedAddressesAreStale } ?? false
+                $0.last.map { $0.resolvedAddresses.map(\.description) == [LAN.remote] && !$0.resolvedAddressesAreStale } ?? false
             }
             var path = monitor.currentPath
             XCTAssertEqual(path.flags, [.reachable], "\(path)")
-            XCTAssertEqual(path.gateways, [LAN.gateway], "the winner's gateway: \(path)")
+            XCTAssertEqual(path.gateways.map(\.addressString), [LAN.gateway], "the winner's gateway: \(path)")
 
             // When the server restarts without the name: NXDOMAIN is a definite answer
             server.stop()
@@ -75,7 +75,7 @@ final class HostNameReresolutionTests: XCTestCase {
             let first = paths.all[0]
             XCTAssertEqual(first.flags, [], "\(first)")
             XCTAssertEqual(first.unsatisfiedReason, .nameNotResolved, "\(first)")
-            XCTAssertEqual(first.resolvedAddresses, [], "\(first)")
+            XCTAssertEqual(first.resolvedAddresses.map(\.description), [], "\(first)")
 
             // When resolv.conf is rewritten to name the live server
             let before = try bed.inode(of: path)
@@ -88,7 +88,7 @@ final class HostNameReresolutionTests: XCTestCase {
             }
             // Then the same monitor resolves the name and finds it reachable
             paths.wait(until: "the name resolves through the live server") {
-                $0.last.map { $0.resolvedAddresses == [LAN.onLink] && $0.flags == [.reachable, .isDirect] } ?? false
+                $0.last.map { $0.resolvedAddresses.map(\.description) == [LAN.onLink] && $0.flags == [.reachable, .isDirect] } ?? false
             }
             XCTAssertEqual(try monitor.flags(), [.reachable, .isDirect])
         }
@@ -113,7 +113,7 @@ final class HostNameReresolutionTests: XCTestCase {
             // When the daemon replaces the target by rename, naming the live server
             try bed.replaceByRename("run/resolv.conf", with: DNSTestBed.resolvConf(nameServer: DNSTestBed.serverAddress))
             // Then the monitor follows
-            paths.wait(until: "the name resolves through the live server") { $0.last?.resolvedAddresses == [LAN.onLink] }
+            paths.wait(until: "the name resolves through the live server") { $0.last?.resolvedAddresses.map(\.description) == [LAN.onLink] }
             XCTAssertEqual(try monitor.flags(), [.reachable, .isDirect])
         }
     }
@@ -142,7 +142,7 @@ final class HostNameReresolutionTests: XCTestCase {
             let monitor = try bed.monitor(host: "live.nrx.test")
             let (_, paths, _) = watch(monitor)
             paths.wait(forCount: 1)
-            XCTAssertEqual(paths.all.first?.resolvedAddresses, [], "test setup: not resolved at first: \(paths.all)")
+            XCTAssertEqual(paths.all.first?.resolvedAddresses.map(\.description), [], "test setup: not resolved at first: \(paths.all)")
             if !withEtcNetns && FileManager.default.fileExists(atPath: "/etc/netns") {
                 throw XCTSkip("another run made /etc/netns meanwhile, so its absence cannot be tested now")
             }
@@ -150,7 +150,7 @@ final class HostNameReresolutionTests: XCTestCase {
             // When /etc/netns/NAME/resolv.conf is made, naming the test server
             try bed.useTestServer()
             // Then the monitor follows
-            paths.wait(until: "the name resolves through the new resolv.conf") { $0.last?.resolvedAddresses == [LAN.onLink] }
+            paths.wait(until: "the name resolves through the new resolv.conf") { $0.last?.resolvedAddresses.map(\.description) == [LAN.onLink] }
         }
     }
 
@@ -162,7 +162,7 @@ final class HostNameReresolutionTests: XCTestCase {
             var server = try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "live.nrx.test", options: quickly)
             let (flags, paths, queue) = watch(monitor)
-            paths.wait(until: "the name resolves") { $0.last?.resolvedAddresses == [LAN.onLink] }
+            paths.wait(until: "the name resolves") { $0.last?.resolvedAddresses.map(\.description) == [LAN.onLink] }
             XCTAssertFalse(paths.all.contains { $0.resolvedAddressesAreStale }, "no failure yet: \(paths.all)")
 
             // When the server is killed (the next lookups fail: nobody listens)
@@ -171,7 +171,7 @@ final class HostNameReresolutionTests: XCTestCase {
             paths.wait(until: "a path with stale addresses") { $0.last?.resolvedAddressesAreStale == true }
             let stale = monitor.currentPath
             XCTAssertTrue(stale.resolvedAddressesAreStale, "\(stale)")
-            XCTAssertEqual(stale.resolvedAddresses, [LAN.onLink], "the last good addresses stay: \(stale)")
+            XCTAssertEqual(stale.resolvedAddresses.map(\.description), [LAN.onLink], "the last good addresses stay: \(stale)")
             XCTAssertEqual(stale.flags, [.reachable, .isDirect], "\(stale)")
             XCTAssertEqual(stale.status, .satisfied, "\(stale)")
             XCTAssertEqual(try monitor.flags(), [.reachable, .isDirect])
@@ -180,7 +180,7 @@ final class HostNameReresolutionTests: XCTestCase {
             server = try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
             // Then the addresses are fresh again
             paths.wait(until: "a definite answer clears the staleness") {
-                $0.last.map { !$0.resolvedAddressesAreStale && $0.resolvedAddresses == [LAN.onLink] } ?? false
+                $0.last.map { !$0.resolvedAddressesAreStale && $0.resolvedAddresses.map(\.description) == [LAN.onLink] } ?? false
             }
             settle(monitor, queue)
             // And the flags never changed
@@ -196,16 +196,16 @@ final class HostNameReresolutionTests: XCTestCase {
             var server = try bed.startDNSServer([DNSRecord("moving.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "moving.nrx.test")
             let (_, paths, _) = watch(monitor)
-            paths.wait(until: "the name resolves") { $0.last?.resolvedAddresses == [LAN.onLink] }
+            paths.wait(until: "the name resolves") { $0.last?.resolvedAddresses.map(\.description) == [LAN.onLink] }
             // And records that changed meanwhile
             server.stop()
             server = try bed.startDNSServer([DNSRecord("moving.nrx.test", LAN.remote)])
-            XCTAssertEqual(monitor.currentPath.resolvedAddresses, [LAN.onLink], "test setup: nothing re-resolved the name yet")
+            XCTAssertEqual(monitor.currentPath.resolvedAddresses.map(\.description), [LAN.onLink], "test setup: nothing re-resolved the name yet")
 
             // When a default route appears
             try bed.namespace.ip("route", "add", "default", "via", LAN.gateway)
             // Then the name is resolved again, and the new record is seen
-            paths.wait(until: "the name resolves to the new record") { $0.last?.resolvedAddresses == [LAN.remote] }
+            paths.wait(until: "the name resolves to the new record") { $0.last?.resolvedAddresses.map(\.description) == [LAN.remote] }
             XCTAssertEqual(monitor.currentPath.flags, [.reachable])
         }
     }
@@ -226,7 +226,7 @@ final class HostNameReresolutionTests: XCTestCase {
             // When the hosts file is replaced (re-resolution every 60 s, no network change)
             try bed.replaceByRename("hosts", with: "127.0.0.8 localhost\n")
             // Then the monitor follows it
-            paths.wait(until: "localhost follows the hosts file") { $0.last?.resolvedAddresses == ["127.0.0.8"] }
+            paths.wait(until: "localhost follows the hosts file") { $0.last?.resolvedAddresses.map(\.description) == ["127.0.0.8"] }
             XCTAssertEqual(try monitor.flags(), [.reachable, .isLocalAddress, .isDirect])
         }
     }

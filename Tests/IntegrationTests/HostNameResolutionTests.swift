@@ -118,7 +118,7 @@ final class HostNameResolutionTests: XCTestCase {
             let monitors = try (0..<3).map { _ in try bed.monitor(host: "shared.nrx.test") }
             for monitor in monitors {
                 XCTAssertTrue(monitor.engine === engine, "test setup: one engine per namespace")
-                XCTAssertEqual(monitor.currentPath.resolvedAddresses, [LAN.onLink])
+                XCTAssertEqual(monitor.currentPath.resolvedAddresses.map(\.description), [LAN.onLink])
             }
             // Then the name was resolved once for all of them
             XCTAssertEqual(engine.currentCounters.resolutions - before, 1, "resolutions for three monitors of one name")
@@ -154,12 +154,12 @@ func assertHost(
     }
     let first = paths.all[0]
     XCTAssertEqual(flags.all[0], expected, "the first callback of \(host): \(names(flags.all[0]))", file: file, line: line)
-    XCTAssertEqual(first.resolvedAddresses, addresses, "the first path of \(host): \(first)", file: file, line: line)
+    XCTAssertEqual(first.resolvedAddresses.map(\.description), addresses, "the first path of \(host): \(first)", file: file, line: line)
 
     try assertTarget(monitor, in: bed.namespace, kernel: .destination(winner), is: expected, reason: reason,
                      interface: interface, gateways: gateways, file: file, line: line)
     let path = monitor.currentPath
-    XCTAssertEqual(path.resolvedAddresses, addresses, "resolvedAddresses of \(host), in the resolver's order: \(path)",
+    XCTAssertEqual(path.resolvedAddresses.map(\.description), addresses, "resolvedAddresses of \(host), in the resolver's order: \(path)",
                    file: file, line: line)
     XCTAssertFalse(path.resolvedAddressesAreStale, "a fresh answer is not stale: \(path)", file: file, line: line)
     XCTAssertEqual(path.supportsDNS, supportsDNS, "whether resolv.conf names a server: \(path)", file: file, line: line)

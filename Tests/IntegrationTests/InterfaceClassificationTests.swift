@@ -120,7 +120,7 @@ final class InterfaceClassificationTests: XCTestCase {
             XCTAssertEqual(wifi.status, .satisfied, "\(wifi)")
             XCTAssertEqual(wifi.interface?.name, "wlan0", "\(wifi)")
             XCTAssertTrue(wifi.usesInterfaceType(.wifi), "\(wifi)")
-            XCTAssertEqual(wifi.gateways, [plan.second.gateway], "\(wifi)")
+            XCTAssertEqual(wifi.gateways.map(\.addressString), [plan.second.gateway], "\(wifi)")
 
             let noWiFi = try ns.filteredMonitor(prohibited: [.wifi]).currentPath
             XCTAssertEqual(noWiFi.interface?.name, "eth0", "\(noWiFi)")

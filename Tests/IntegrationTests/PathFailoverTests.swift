@@ -23,7 +23,7 @@ final class PathFailoverTests: XCTestCase {
             $0.interface?.name == "v0" && interfaceNames($0) == ["v0", "v1"]
         }
         XCTAssertEqual(path?.status, .satisfied, "\(String(describing: path))", file: file, line: line)
-        XCTAssertEqual(path?.gateways, [primary.gateway], "\(String(describing: path))", file: file, line: line)
+        XCTAssertEqual(path?.gateways.map(\.addressString), [primary.gateway], "\(String(describing: path))", file: file, line: line)
         XCTAssertEqual(path?.availableInterfaces.map(\.type), [.wiredEthernet, .wiredEthernet], file: file, line: line)
         try assertTarget(watch.monitor, in: ns, kernel: .general, is: [.reachable], interface: "v0", interfaceType: .wiredEthernet,
                          gateways: [primary.gateway], file: file, line: line)
@@ -51,7 +51,7 @@ final class PathFailoverTests: XCTestCase {
             XCTAssertEqual(failedOver?.status, .satisfied, "\(String(describing: failedOver))")
             XCTAssertNil(failedOver?.unsatisfiedReason)
             XCTAssertEqual(failedOver?.flags, [.reachable])
-            XCTAssertEqual(failedOver?.gateways, [secondary.gateway])
+            XCTAssertEqual(failedOver?.gateways.map(\.addressString), [secondary.gateway])
             XCTAssertEqual(interfaceNames(failedOver), ["v1"], "v0 has no carrier: \(String(describing: failedOver))")
             try assertTarget(watch.monitor, in: ns, kernel: .general, is: [.reachable], interface: "v1",
                              interfaceType: .wiredEthernet, gateways: [secondary.gateway])
@@ -152,7 +152,7 @@ final class PathFailoverTests: XCTestCase {
             let path = watch.wait(until: "the path moved to v1, v0 second") {
                 $0.interface?.name == "v1" && interfaceNames($0) == ["v1", "v0"]
             }
-            XCTAssertEqual(path?.gateways, [secondary.gateway], "\(String(describing: path))")
+            XCTAssertEqual(path?.gateways.map(\.addressString), [secondary.gateway], "\(String(describing: path))")
             try assertTarget(watch.monitor, in: ns, kernel: .general, is: [.reachable], interface: "v1", gateways: [secondary.gateway])
             XCTAssertEqual(watch.monitor.currentPath.availableInterfaces.map(\.name), ["v1", "v0"])
         }

@@ -48,7 +48,7 @@ final class PathInterfaceFilterTests: XCTestCase {
             XCTAssertEqual(path.interface?.type, .other, "\(path)")
             XCTAssertTrue(path.usesInterfaceType(.other), "\(path)")
             XCTAssertFalse(path.usesInterfaceType(.wiredEthernet), "\(path)")
-            XCTAssertEqual(path.gateways, [], "\(path)")
+            XCTAssertEqual(path.gateways.map(\.addressString), [], "\(path)")
             XCTAssertEqual(try monitor.flags(), expected)
             XCTAssertTrue(path.supportsIPv4, "\(path)")
         }
@@ -82,7 +82,7 @@ final class PathInterfaceFilterTests: XCTestCase {
             let path = try ns.filteredMonitor(required: .wiredEthernet).currentPath
             XCTAssertEqual(path.status, .satisfied, "\(path)")
             XCTAssertEqual(path.interface?.name, "v0", "\(path)")
-            XCTAssertEqual(path.gateways, [plan.gateway], "\(path)")
+            XCTAssertEqual(path.gateways.map(\.addressString), [plan.gateway], "\(path)")
             XCTAssertEqual(path.flags, try restrictedLookup(ns, "v0").flags, "\(path)")
         }
     }

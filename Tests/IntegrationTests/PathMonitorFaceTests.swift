@@ -259,7 +259,7 @@ final class PathMonitorFaceTests: XCTestCase {
                         let consistent = (path.status == .satisfied && path.flags == [.reachable] && path.unsatisfiedReason == nil)
                             || (path.status == .requiresConnection && path.flags == [.reachable, .connectionRequired]
                                 && path.unsatisfiedReason == .linkDown)
-                        if !consistent || path.interface?.name != "v0" || path.gateways != [gateway] {
+                        if !consistent || path.interface?.name != "v0" || path.gateways.map(\.addressString) != [gateway] {
                             inconsistent.withLock { $0.append("\(path)") }
                         }
                     }

@@ -39,7 +39,7 @@ final class PathPropertiesTests: XCTestCase {
             XCTAssertTrue(path.supportsIPv6, "\(path)")
             XCTAssertFalse(path.supportsIPv4, "\(path)")
             XCTAssertEqual(path.interface?.name, "v0", "\(path)")
-            XCTAssertEqual(path.gateways, [plan.gateway], "\(path)")
+            XCTAssertEqual(path.gateways.map(\.addressString), [plan.gateway], "\(path)")
             try assertTarget(monitor, in: ns, kernel: .general, is: [.reachable], interface: "v0", gateways: [plan.gateway])
         }
     }

@@ -169,7 +169,7 @@ enum Evaluator {
             interface: interface,
             availableInterfaces: reordered(available ?? availableInterfaces(ordering: availableLinks(in: snapshot), preference: preference),
                                            first: interface, in: snapshot),
-            gateways: verdict.gateways.map(\.addressString),
+            gateways: verdict.gateways,
             isExpensive: interface?.isExpensive ?? false,
             isConstrained: interface?.isConstrained ?? false,
             supportsIPv4: supports(.ipv4),
@@ -251,7 +251,7 @@ enum Evaluator {
         }
         guard case .host = target else { return path }
         let resolution = resolution ?? HostResolution()
-        path.resolvedAddresses = resolution.addresses.map(\.description)
+        path.resolvedAddresses = resolution.addresses
         path.resolvedAddressesAreStale = resolution.isStale
         if resolution.addresses.isEmpty {
             path.unsatisfiedReason = resolution.state == .noNameServer ? .noDNSServer : .nameNotResolved

@@ -8,13 +8,19 @@ public struct InterfacePolicy: Sendable, Hashable {
     /// The root sysfs is read from to classify devices (`ROOT/class/net/IF/uevent`, `phy80211`, `wireless`,
     /// `device/driver`). nil: `/sys`, read only for the process's own namespace, since another
     /// namespace's devices are not in this process's sysfs (ioctls made inside it answer instead).
-    /// Set, it is read for every namespace: tests point it at fixtures of Wi-Fi, WWAN and Bluetooth devices.
-    public var sysfsRoot: String?
+    /// Set, it is read for every namespace: a test hook, pointed at fixtures of Wi-Fi, WWAN and
+    /// Bluetooth devices; not public API.
+    var sysfsRoot: String?
 
-    /// - Parameters: see the properties; all empty or nil by default.
-    public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String? = nil) {
+    /// - Parameters: see the properties; all empty by default.
+    public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = []) {
         self.expensiveInterfaceNames = expensiveInterfaceNames
         self.constrainedInterfaceNames = constrainedInterfaceNames
+    }
+
+    /// A policy that reads sysfs under `sysfsRoot` (tests).
+    init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?) {
+        self.init(expensiveInterfaceNames: expensiveInterfaceNames, constrainedInterfaceNames: constrainedInterfaceNames)
         self.sysfsRoot = sysfsRoot
     }
 }

@@ -16,11 +16,6 @@ public enum NetworkNamespace: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses the command's `--netns` value: a value holding a `/` is a path, anything else a name.
-    public init(argument: String) {
-        self = argument.contains("/") ? .path(argument) : .named(argument)
-    }
-
     public var description: String {
         switch self {
         case .current: "current"

@@ -58,8 +58,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     public var unsatisfiedReason: UnsatisfiedReason?
     /// The SCNetworkReachability flags of the target.
     public var flags: ReachabilityFlags
-    /// AFNetworking's status for `flags`.
-    public var reachabilityStatus: ReachabilityStatus
+    /// AFNetworking's status for `flags`, computed from them, so never out of step with them.
+    public var reachabilityStatus: ReachabilityStatus { ReachabilityStatus(flags: flags) }
     /// The interface the target's route leaves by.
     public var interface: NetworkInterface?
     /// Interfaces that are up, have carrier and hold an address that reaches beyond their link
@@ -67,8 +67,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// listed only when the target's route uses it); the one the target's route uses first, then
     /// by default-route metric.
     public var availableInterfaces: [NetworkInterface]
-    /// The gateways of the route in use, as address strings.
-    public var gateways: [String]
+    /// The gateways of the route in use (the command prints them with `IPAddress.addressString`).
+    public var gateways: [IPAddress]
     /// The route leaves by an expensive interface (cellular).
     public var isExpensive: Bool
     /// The route leaves by an interface the configuration calls constrained.
@@ -80,7 +80,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// At least one name server is configured.
     public var supportsDNS: Bool
     /// For a host-name target: the addresses it resolved to, in the resolver's order; empty otherwise.
-    public var resolvedAddresses: [String] = []
+    public var resolvedAddresses: [IPAddress] = []
     /// For a host-name target: the last lookup failed for a reason that may pass (a timeout,
     /// SERVFAIL), so `resolvedAddresses` are those of the last success.
     public var resolvedAddressesAreStale = false
@@ -88,13 +88,12 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// Makes a path value; the library makes them, tests and adapters may too.
     public init(
         status: Status, unsatisfiedReason: UnsatisfiedReason?, flags: ReachabilityFlags,
-        interface: NetworkInterface?, availableInterfaces: [NetworkInterface], gateways: [String],
+        interface: NetworkInterface?, availableInterfaces: [NetworkInterface], gateways: [IPAddress],
         isExpensive: Bool, isConstrained: Bool, supportsIPv4: Bool, supportsIPv6: Bool, supportsDNS: Bool
     ) {
         self.status = status
         self.unsatisfiedReason = unsatisfiedReason
         self.flags = flags
-        self.reachabilityStatus = ReachabilityStatus(flags: flags)
         self.interface = interface
         self.availableInterfaces = availableInterfaces
         self.gateways = gateways
@@ -113,10 +112,10 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// One line for a log: `satisfied via eth0 gw 10.0.0.1 flags -R ------d`.
     public var description: String {
         var text = status.description
-        if !resolvedAddresses.isEmpty { text += " [\(resolvedAddresses.joined(separator: ","))]" }
+        if !resolvedAddresses.isEmpty { text += " [\(resolvedAddresses.map(\.description).joined(separator: ","))]" }
         if let unsatisfiedReason { text += " (\(unsatisfiedReason))" }
         if let interface { text += " via \(interface.name)" }
-        if !gateways.isEmpty { text += " gw \(gateways.joined(separator: ","))" }
+        if !gateways.isEmpty { text += " gw \(gateways.map(\.addressString).joined(separator: ","))" }
         text += " flags \(flags)"
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }

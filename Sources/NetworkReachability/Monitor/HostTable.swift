@@ -9,7 +9,8 @@ struct HostEntry {
     var resolveAgain = false
     var timer: DispatchSourceTimer?
     var timerInterval: Int?
-    var waiters: [DispatchSemaphore] = []
+    /// Run when the first resolution finished (a blocked `currentPath` or a suspended `fetchCurrentPath`).
+    var waiters: [@Sendable () -> Void] = []
 
     var shortestInterval: Int? { intervals.min() }
 
@@ -34,7 +35,7 @@ struct HostEntry {
 
     /// Wakes everyone waiting for the first resolution.
     mutating func releaseWaiters() {
-        waiters.forEach { $0.signal() }
+        waiters.forEach { $0() }
         waiters.removeAll()
     }
 }

@@ -44,11 +44,32 @@ extension NetlinkEngine {
         let semaphore = DispatchSemaphore(value: 0)
         let mustWait = queue.sync { () -> Bool in
             guard hosts[name]?.resolution.state == .pending else { return false }
-            hosts[name]?.waiters.append(semaphore)
+            hosts[name]?.waiters.append { semaphore.signal() }
             return true
         }
         if mustWait {
             _ = semaphore.wait(timeout: .now() + .nanoseconds(timeout.nanosecondsClamped))
+        }
+    }
+
+    /// Suspends (never blocks) until the first resolution of `name` finished, or `timeout` passed.
+    func firstResolution(of name: String, timeout: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            queue.async { [self] in
+                guard hosts[name]?.resolution.state == .pending else { return once.resume() }
+                hosts[name]?.waiters.append { once.resume() }
+                queue.asyncAfter(deadline: .now() + .nanoseconds(timeout.nanosecondsClamped)) { once.resume() }
+            }
+        }
+    }
+
+    /// Evaluates `target` now, like `evaluateNow`, suspending the caller instead of blocking it.
+    func evaluate(_ target: MonitorTarget) async -> NetworkPath {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                continuation.resume(returning: evaluateNowOnQueue(target))
+            }
         }
     }
 

@@ -106,11 +106,13 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Evaluates `target` now, with a fresh snapshot of what the socket has queued. Blocks the caller for one round trip.
     func evaluateNow(_ target: MonitorTarget) -> NetworkPath {
-        queue.sync {
-            drainAndRefresh()
-            // A name whose first resolution has not finished reads as not resolved.
-            return evaluate([target], includingPending: true)[0]!
-        }
+        queue.sync { evaluateNowOnQueue(target) }
+    }
+
+    func evaluateNowOnQueue(_ target: MonitorTarget) -> NetworkPath {
+        drainAndRefresh()
+        // A name whose first resolution has not finished reads as not resolved.
+        return evaluate([target], includingPending: true)[0]!
     }
 
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.

@@ -12,6 +12,13 @@ import Glibc
 /// `setDispatchQueue(_:)` or `start(queue:)` to get a first callback with the current state and
 /// then one callback per change; `unschedule()` (or `cancel()`) stops them. All monitors of a
 /// namespace share one netlink engine.
+///
+/// Every callback of a monitor (the C callback, the flags and path handlers, the delegate) runs
+/// under that monitor's callout lock, a recursive lock that `unschedule()`, `cancel()` and
+/// `setDispatchQueue(nil)` take after closing the gate: that is how they guarantee that, once they
+/// return, no callback of the monitor is running. It follows that a callback may unschedule,
+/// cancel or release its own monitor, but must not wait for another thread that unschedules the
+/// same monitor: that thread waits for the callback to return, and the two wait for each other.
 public final class PathMonitor: Sendable {
     /// `SCNetworkReachabilityContext`: the `info` pointer handed to the C callback, retained with
     /// `retain` when set and released with `release` exactly once.
@@ -283,8 +290,8 @@ public final class PathMonitor: Sendable {
         set { core.pathHandler = newValue }
     }
 
-    /// Told of each new path on the monitor's queue; held weakly.
-    public weak var delegate: (any PathMonitorDelegate)? {
+    /// Told of each new path on the monitor's queue; held weakly (the monitor stores it in a weak reference).
+    public var delegate: (any PathMonitorDelegate)? {
         get { core.delegate }
         set { core.delegate = newValue }
     }
@@ -304,6 +311,10 @@ public final class PathMonitor: Sendable {
     }
 
     /// The path now: the engine's latest evaluation when scheduled, else a fresh one.
+    ///
+    /// For a host name that was never resolved it blocks its thread until the first resolution
+    /// finished, up to the options' `firstResolutionTimeout`, as `SCNetworkReachabilityGetFlags`
+    /// does; in async code, `fetchCurrentPath()` suspends instead.
     public var currentPath: NetworkPath {
         awaitFirstResolution()
         if core.isActive {

@@ -155,7 +155,7 @@ public final class ReachabilityManager: Sendable {
 
     /// Told of each status change on the manager's queue, after the block and before the
     /// notification; held weakly.
-    public weak var delegate: (any ReachabilityManagerDelegate)? {
+    public var delegate: (any ReachabilityManagerDelegate)? {
         get { state.withLock { $0.delegate.delegate } }
         set { state.withLock { $0.delegate.delegate = newValue } }
     }

@@ -187,6 +187,6 @@ func assertTarget(
         XCTAssertEqual(path.interface?.type, interfaceType, "currentPath.interface?.type of \(monitor.targetDescription): \(path)", file: file, line: line)
     }
     if let gateways {
-        XCTAssertEqual(path.gateways, gateways, "currentPath.gateways of \(monitor.targetDescription): \(path)", file: file, line: line)
+        XCTAssertEqual(path.gateways.map(\.addressString), gateways, "currentPath.gateways of \(monitor.targetDescription): \(path)", file: file, line: line)
     }
 }

@@ -304,7 +304,7 @@ final class EvaluatorTests: XCTestCase {
                                       in: Self.snapshotWithEth0, supportsDNS: true)
         XCTAssertEqual(path.flags, [.reachable])
         XCTAssertEqual(path.status, .satisfied)
-        XCTAssertEqual(path.gateways, ["10.0.0.1"])
+        XCTAssertEqual(path.gateways.map(\.addressString), ["10.0.0.1"])
         XCTAssertTrue(path.supportsIPv4)
         XCTAssertFalse(path.supportsIPv6)
     }
@@ -324,7 +324,7 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertEqual(path.flags, [.reachable])
         XCTAssertEqual(path.reachabilityStatus, .reachableViaWiFi)
         XCTAssertEqual(path.interface, NetworkInterface(name: "eth0", index: 2, type: .wiredEthernet))
-        XCTAssertEqual(path.gateways, ["10.0.0.1"])
+        XCTAssertEqual(path.gateways.map(\.addressString), ["10.0.0.1"])
         XCTAssertEqual(path.availableInterfaces.map(\.name), ["eth0"])
         XCTAssertFalse(path.isExpensive)
         XCTAssertFalse(path.isConstrained)
@@ -364,7 +364,7 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertEqual(path.status, .requiresConnection)
         XCTAssertEqual(path.reachabilityStatus, .notReachable)
         XCTAssertEqual(path.interface?.name, "eth0")
-        XCTAssertEqual(path.gateways, ["10.0.0.1"])
+        XCTAssertEqual(path.gateways.map(\.addressString), ["10.0.0.1"])
         XCTAssertEqual(path.availableInterfaces, [], "a link without carrier is not available")
         XCTAssertFalse(path.supportsIPv4)
     }
@@ -427,7 +427,7 @@ final class EvaluatorTests: XCTestCase {
         let path = generalPath(.failure(errno: ENETUNREACH), F.route(dev: 2, via: ["fe80::1"], prefixLength: 0), in: Self.twoLinks)
         XCTAssertEqual(path.status, .satisfied)
         XCTAssertEqual(path.flags, [.reachable])
-        XCTAssertEqual(path.gateways, ["fe80::1"])
+        XCTAssertEqual(path.gateways.map(\.addressString), ["fe80::1"])
         XCTAssertFalse(path.supportsIPv4)
         XCTAssertTrue(path.supportsIPv6)
     }
@@ -435,7 +435,7 @@ final class EvaluatorTests: XCTestCase {
     func testGeneralPath_bothWork_IPv4WinsTheTie() {
         let path = generalPath(F.route(dev: 2, via: ["10.0.0.1"], prefixLength: 0),
                                F.route(dev: 2, via: ["fe80::1"], prefixLength: 0), in: Self.twoLinks)
-        XCTAssertEqual(path.gateways, ["10.0.0.1"])
+        XCTAssertEqual(path.gateways.map(\.addressString), ["10.0.0.1"])
         XCTAssertTrue(path.supportsIPv4)
         XCTAssertTrue(path.supportsIPv6)
     }
@@ -464,7 +464,7 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertEqual(path.unsatisfiedReason, .noRoute)
         XCTAssertEqual(path.flags, [])
         XCTAssertNil(path.interface)
-        XCTAssertEqual(path.gateways, [])
+        XCTAssertEqual(path.gateways.map(\.addressString), [])
         XCTAssertEqual(path.availableInterfaces.map(\.name), ["eth0"], "available interfaces do not depend on the route")
     }
 

@@ -90,7 +90,7 @@ final class PathFilterEvaluationTests: XCTestCase {
         XCTAssertEqual(path.status, .satisfied, "\(path)")
         XCTAssertEqual(path.interface?.name, "wlan0")
         XCTAssertTrue(path.usesInterfaceType(.wifi))
-        XCTAssertEqual(path.gateways, ["10.1.0.1"])
+        XCTAssertEqual(path.gateways.map(\.addressString), ["10.1.0.1"])
         XCTAssertTrue(path.supportsIPv4)
         XCTAssertFalse(path.supportsIPv6)
     }

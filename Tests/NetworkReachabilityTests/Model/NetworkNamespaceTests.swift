@@ -1,27 +1,13 @@
 import XCTest
 @testable import NetworkReachability
 
-/// `NetworkNamespace`: the nsfs file each case names, and the command's `--netns` parsing.
+/// `NetworkNamespace`: the nsfs file each case names (the command's `--netns` parsing: CommandInterfacesTests).
 final class NetworkNamespaceTests: XCTestCase {
     func testPath() {
         XCTAssertEqual(NetworkNamespace.current.path, "/proc/self/ns/net")
         XCTAssertEqual(NetworkNamespace.named("blue").path, "/run/netns/blue")
         XCTAssertEqual(NetworkNamespace.path("/proc/1234/ns/net").path, "/proc/1234/ns/net")
         XCTAssertEqual(NetworkNamespace.path("/var/run/netns/red").path, "/var/run/netns/red")
-    }
-
-    func testInitArgument_aNameIsNamed() {
-        XCTAssertEqual(NetworkNamespace(argument: "blue"), .named("blue"))
-        XCTAssertEqual(NetworkNamespace(argument: "nrx-1234"), .named("nrx-1234"))
-        XCTAssertEqual(NetworkNamespace(argument: "current"), .named("current"), "only the API spells the own namespace")
-    }
-
-    func testInitArgument_aSlashMakesAPath() {
-        XCTAssertEqual(NetworkNamespace(argument: "/proc/1/ns/net"), .path("/proc/1/ns/net"))
-        XCTAssertEqual(NetworkNamespace(argument: "/run/netns/blue"), .path("/run/netns/blue"))
-        XCTAssertEqual(NetworkNamespace(argument: "./ns"), .path("./ns"))
-        XCTAssertEqual(NetworkNamespace(argument: "a/b"), .path("a/b"))
-        XCTAssertEqual(NetworkNamespace(argument: "/"), .path("/"))
     }
 
     func testDescription() {

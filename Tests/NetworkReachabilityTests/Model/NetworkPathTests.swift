@@ -12,7 +12,7 @@ final class NetworkPathTests: XCTestCase {
         ipv4: Bool = false, ipv6: Bool = false, dns: Bool = false
     ) -> NetworkPath {
         NetworkPath(status: status, unsatisfiedReason: reason, flags: flags, interface: interface,
-                    availableInterfaces: interface.map { [$0] } ?? [], gateways: gateways, isExpensive: isExpensive,
+                    availableInterfaces: interface.map { [$0] } ?? [], gateways: gateways.map(Fixture.ip), isExpensive: isExpensive,
                     isConstrained: isConstrained, supportsIPv4: ipv4, supportsIPv6: ipv6, supportsDNS: dns)
     }
 
@@ -75,7 +75,7 @@ final class NetworkPathTests: XCTestCase {
         XCTAssertEqual(path.reachabilityStatus, .notReachable)
         XCTAssertNil(path.interface)
         XCTAssertEqual(path.availableInterfaces, [])
-        XCTAssertEqual(path.gateways, [])
+        XCTAssertEqual(path.gateways.map(\.addressString), [])
         XCTAssertFalse(path.isExpensive || path.isConstrained || path.supportsIPv4 || path.supportsIPv6 || path.supportsDNS)
     }
 

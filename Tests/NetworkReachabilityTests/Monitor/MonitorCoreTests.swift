@@ -9,7 +9,7 @@ final class MonitorCoreTests: XCTestCase {
     private static func path(_ flags: ReachabilityFlags, gateway: String = "10.0.0.1") -> NetworkPath {
         NetworkPath(status: ReachabilityStatus(flags: flags).isReachable ? .satisfied : .unsatisfied,
                     unsatisfiedReason: ReachabilityStatus(flags: flags).isReachable ? nil : .noRoute, flags: flags,
-                    interface: nil, availableInterfaces: [], gateways: [gateway], isExpensive: false,
+                    interface: nil, availableInterfaces: [], gateways: [Fixture.ip(gateway)], isExpensive: false,
                     isConstrained: false, supportsIPv4: true, supportsIPv6: false, supportsDNS: true)
     }
 
