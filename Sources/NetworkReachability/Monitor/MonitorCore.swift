@@ -26,9 +26,11 @@ final class MonitorCore: Sendable {
     }
 
     private struct State {
-        mutating func forgetDeliveredFlags() {
+        /// A newly set flags face gets the current flags again; the other face keeps its own
+        /// record, so it does not get the same flags twice.
+        mutating func forgetDeliveredFlags(handler: Bool) {
             lastQueuedFlags = nil
-            lastDeliveredFlags = nil
+            if handler { lastHandlerFlags = nil } else { lastDeliveredFlags = nil }
         }
 
         mutating func forgetDeliveredPath() {
@@ -37,6 +39,9 @@ final class MonitorCore: Sendable {
         }
 
         var current: NetworkPath
+        /// False while `current` is a host name's placeholder (its first resolution has not
+        /// finished): nothing is delivered until the engine's first real evaluation.
+        var hasState: Bool
         var owner = WeakMonitor()
         var queue: DispatchQueue?
         var generation: UInt64 = 0
@@ -47,6 +52,8 @@ final class MonitorCore: Sendable {
         /// What the callbacks last saw: on a concurrent queue a skipped older state could otherwise
         /// leave two equal states in a row.
         var lastDeliveredFlags: ReachabilityFlags?
+        /// The same for the flags handler, which may be set apart from the C callback.
+        var lastHandlerFlags: ReachabilityFlags?
         var lastDeliveredPath: NetworkPath?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?
@@ -58,9 +65,9 @@ final class MonitorCore: Sendable {
         var isTornDown = false
     }
 
-    init(target: MonitorTarget, initial: NetworkPath) {
+    init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true) {
         self.target = target
-        self.state = LockedState(State(current: initial))
+        self.state = LockedState(State(current: initial, hasState: hasState))
     }
 
     func attach(owner: PathMonitor) {
@@ -89,7 +96,7 @@ final class MonitorCore: Sendable {
             let old = state.context
             state.callback = callback
             state.context = callback == nil ? nil : context
-            if callback != nil { state.forgetDeliveredFlags() }
+            if callback != nil { state.forgetDeliveredFlags(handler: false) }
             return old
         }
         withExtendedLifetime(old) {}
@@ -99,7 +106,7 @@ final class MonitorCore: Sendable {
     func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
         state.withLock { state in
             state.flagsHandler = handler
-            if handler != nil { state.forgetDeliveredFlags() }
+            if handler != nil { state.forgetDeliveredFlags(handler: true) }
         }
         if handler != nil { redeliverCurrent() }
     }
@@ -117,8 +124,10 @@ final class MonitorCore: Sendable {
 
     /// A callback set on a scheduled monitor gets the current state first, as one set before
     /// scheduling does: the first delivery may have run before it existed.
+    /// A name still being resolved has nothing to redeliver: its first result comes from the engine.
     private func redeliverCurrent() {
-        receive(current)
+        guard let path = state.withLock({ $0.hasState ? $0.current : nil }) else { return }
+        receive(path)
     }
 
     var delegate: (any PathMonitorDelegate)? {
@@ -137,6 +146,7 @@ final class MonitorCore: Sendable {
             state.lastQueuedFlags = nil
             state.lastQueuedPath = nil
             state.lastDeliveredFlags = nil
+            state.lastHandlerFlags = nil
             state.lastDeliveredPath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
@@ -237,8 +247,9 @@ final class MonitorCore: Sendable {
     func prepareNoting(_ path: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
         var changed = false
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
-            changed = state.current != path
+            changed = state.current != path || !state.hasState
             state.current = path
+            state.hasState = true
             for (id, stream) in state.streams where stream.lastYielded != path {
                 state.streams[id]?.lastYielded = path
                 stream.continuation.yield(path)
@@ -271,10 +282,12 @@ final class MonitorCore: Sendable {
                 }
                 state.lastDeliveredSequence = delivery.sequence
                 let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
+                let handlerFlagsChanged = state.lastHandlerFlags != delivery.path.flags
                 let pathChanged = state.lastDeliveredPath != delivery.path
                 state.lastDeliveredFlags = delivery.path.flags
+                state.lastHandlerFlags = delivery.path.flags
                 state.lastDeliveredPath = delivery.path
-                return Callouts(flagsChanged: flagsChanged, pathChanged: pathChanged,
+                return Callouts(flagsChanged: flagsChanged, handlerFlagsChanged: handlerFlagsChanged, pathChanged: pathChanged,
                                 owner: state.owner.monitor, callback: state.callback, context: state.context,
                                 flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
                                 delegate: state.delegate.delegate)
@@ -286,6 +299,8 @@ final class MonitorCore: Sendable {
                 if let callback = callouts.callback, let owner = callouts.owner {
                     callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), delivery.path.flags, callouts.context?.info)
                 }
+            }
+            if callouts.handlerFlagsChanged {
                 callouts.flagsHandler?(delivery.path.flags)
             }
             if callouts.pathChanged {
@@ -299,6 +314,7 @@ final class MonitorCore: Sendable {
 
     private struct Callouts {
         var flagsChanged: Bool
+        var handlerFlagsChanged: Bool
         var pathChanged: Bool
         var owner: PathMonitor?
         var callback: PathMonitor.Callback?
