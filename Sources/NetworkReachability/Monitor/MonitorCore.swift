@@ -55,6 +55,8 @@ final class MonitorCore: Sendable {
         /// The same for the flags handler, which may be set apart from the C callback.
         var lastHandlerFlags: ReachabilityFlags?
         var lastDeliveredPath: NetworkPath?
+        /// What the delegate last saw: setting the path handler redelivers the path, not to the delegate.
+        var lastDelegatePath: NetworkPath?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?
         var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
@@ -148,6 +150,7 @@ final class MonitorCore: Sendable {
             state.lastDeliveredFlags = nil
             state.lastHandlerFlags = nil
             state.lastDeliveredPath = nil
+            state.lastDelegatePath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
         calloutLock.withLock {}
@@ -284,10 +287,13 @@ final class MonitorCore: Sendable {
                 let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
                 let handlerFlagsChanged = state.lastHandlerFlags != delivery.path.flags
                 let pathChanged = state.lastDeliveredPath != delivery.path
+                let delegatePathChanged = state.lastDelegatePath != delivery.path
+                state.lastDelegatePath = delivery.path
                 state.lastDeliveredFlags = delivery.path.flags
                 state.lastHandlerFlags = delivery.path.flags
                 state.lastDeliveredPath = delivery.path
-                return Callouts(flagsChanged: flagsChanged, handlerFlagsChanged: handlerFlagsChanged, pathChanged: pathChanged,
+                return Callouts(flagsChanged: flagsChanged, handlerFlagsChanged: handlerFlagsChanged,
+                                pathChanged: pathChanged, delegatePathChanged: delegatePathChanged,
                                 owner: state.owner.monitor, callback: state.callback, context: state.context,
                                 flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
                                 delegate: state.delegate.delegate)
@@ -305,9 +311,9 @@ final class MonitorCore: Sendable {
             }
             if callouts.pathChanged {
                 callouts.pathHandler?(delivery.path)
-                if let delegate = callouts.delegate, let owner = callouts.owner {
-                    delegate.pathMonitor(owner, didUpdate: delivery.path)
-                }
+            }
+            if callouts.delegatePathChanged, let delegate = callouts.delegate, let owner = callouts.owner {
+                delegate.pathMonitor(owner, didUpdate: delivery.path)
             }
         }
     }
@@ -316,6 +322,7 @@ final class MonitorCore: Sendable {
         var flagsChanged: Bool
         var handlerFlagsChanged: Bool
         var pathChanged: Bool
+        var delegatePathChanged: Bool
         var owner: PathMonitor?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?

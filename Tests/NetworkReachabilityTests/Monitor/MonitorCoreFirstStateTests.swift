@@ -57,4 +57,27 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         XCTAssertEqual(handled.values, [[.reachable]])
         withExtendedLifetime((called, owner)) {}
     }
+
+    private final class DelegateProbe: PathMonitorDelegate {
+        let paths = Recorder<NetworkPath>()
+        func pathMonitor(_ monitor: PathMonitor, didUpdate path: NetworkPath) { paths.append(path) }
+    }
+
+    func testSettingThePathHandler_afterTheDelegate_doesNotGiveTheDelegateTheSamePathAgain() {
+        let core = MonitorCore(target: .general(.none), initial: Self.path([.reachable]))
+        let owner = PathMonitor(unavailable: .general(.none), namespace: .current, error: .namespaceNotFound(path: "/nowhere"))
+        core.attach(owner: owner)
+        let queue = DispatchQueue(label: "test.delivery")
+        let delegate = DelegateProbe()
+        let paths = Recorder<NetworkPath>()
+        core.delegate = delegate
+        core.setQueue(queue)
+        core.receive(Self.path([.reachable]))
+        queue.sync {}
+        core.pathHandler = { paths.append($0) }
+        queue.sync {}
+        XCTAssertEqual(paths.values, [Self.path([.reachable])])
+        XCTAssertEqual(delegate.paths.values, [Self.path([.reachable])])
+        withExtendedLifetime(owner) {}
+    }
 }
