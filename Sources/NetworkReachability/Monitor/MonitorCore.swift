@@ -29,9 +29,11 @@ final class MonitorCore: Sendable {
     }
 
     private struct State {
-        mutating func forgetDeliveredFlags() {
+        /// A newly set flags face gets the current flags again; the other face keeps its own
+        /// record, so it does not get the same flags twice.
+        mutating func forgetDeliveredFlags(handler: Bool) {
             lastQueuedFlags = nil
-            lastDeliveredFlags = nil
+            if handler { lastHandlerFlags = nil } else { lastDeliveredFlags = nil }
         }
 
         mutating func forgetDeliveredPath() {
@@ -40,6 +42,9 @@ final class MonitorCore: Sendable {
         }
 
         var current: NetworkPath
+        /// False while `current` is a host name's placeholder (its first resolution has not
+        /// finished): nothing is delivered until the engine's first real evaluation.
+        var hasState: Bool
         var owner = WeakMonitor()
         var queue: DispatchQueue?
         var generation: UInt64 = 0
@@ -50,7 +55,11 @@ final class MonitorCore: Sendable {
         /// What the callbacks last saw: on a concurrent queue a skipped older state could otherwise
         /// leave two equal states in a row.
         var lastDeliveredFlags: ReachabilityFlags?
+        /// The same for the flags handler, which may be set apart from the C callback.
+        var lastHandlerFlags: ReachabilityFlags?
         var lastDeliveredPath: NetworkPath?
+        /// What the delegate last saw: setting the path handler redelivers the path, not to the delegate.
+        var lastDelegatePath: NetworkPath?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?
         var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
@@ -61,9 +70,9 @@ final class MonitorCore: Sendable {
         var isTornDown = false
     }
 
-    init(target: MonitorTarget, initial: NetworkPath) {
+    init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true) {
         self.target = target
-        self.state = LockedState(State(current: initial))
+        self.state = LockedState(State(current: initial, hasState: hasState))
     }
 
     func attach(owner: PathMonitor) {
@@ -93,7 +102,7 @@ final class MonitorCore: Sendable {
             let old = state.context
             state.callback = callback
             state.context = callback == nil ? nil : context
-            if callback != nil { state.forgetDeliveredFlags() }
+            if callback != nil { state.forgetDeliveredFlags(handler: false) }
             return old
         }
         withExtendedLifetime(old) {}
@@ -103,7 +112,7 @@ final class MonitorCore: Sendable {
     func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
         state.withLock { state in
             state.flagsHandler = handler
-            if handler != nil { state.forgetDeliveredFlags() }
+            if handler != nil { state.forgetDeliveredFlags(handler: true) }
         }
         if handler != nil { redeliverCurrent() }
     }
@@ -121,13 +130,16 @@ final class MonitorCore: Sendable {
 
     /// A callback set on a scheduled monitor gets the current state first, as one set before
     /// scheduling does: the first delivery may have run before it existed.
+    /// A name still being resolved has nothing to redeliver: its first result comes from the engine.
     ///
     /// One locked step reads the current state and queues it: a newer state the engine stores
     /// between a read and a separate queueing would be overtaken by the older one, which would
     /// take the higher sequence number and be delivered last.
     private func redeliverCurrent() {
         Self.beforeRedelivery.withLock { $0 }?()
-        state.withLock { state in record(state.current, in: &state) }.send()
+        state.withLock { state in
+            state.hasState ? record(state.current, in: &state) : Update(changed: false)
+        }.send()
     }
 
     /// Test hook: runs when a callback set on a monitor is about to get the current state, before
@@ -150,7 +162,9 @@ final class MonitorCore: Sendable {
             state.lastQueuedFlags = nil
             state.lastQueuedPath = nil
             state.lastDeliveredFlags = nil
+            state.lastHandlerFlags = nil
             state.lastDeliveredPath = nil
+            state.lastDelegatePath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
         calloutLock.whileLocked {}
@@ -236,8 +250,9 @@ final class MonitorCore: Sendable {
 
     /// `record` with the lock held.
     private func record(_ path: NetworkPath, in state: inout State) -> Update {
-        let changed = state.current != path
+        let changed = state.current != path || !state.hasState
         state.current = path
+        state.hasState = true
         for (id, stream) in state.streams where stream.lastYielded != path {
             state.streams[id]?.lastYielded = path
             stream.continuation.yield(path)
@@ -251,26 +266,6 @@ final class MonitorCore: Sendable {
         state.sequence &+= 1
         let delivery = Delivery(path: path, sequence: state.sequence, generation: state.generation)
         return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: changed)
-    }
-
-    /// Sends each queue its deliveries as one work item, in the order given: the engine's batches
-    /// of many monitors cost one `async` per callback queue, not one per monitor.
-    static func dispatch(_ deliveries: [PendingDelivery]) {
-        guard deliveries.count > 1 else {
-            if let only = deliveries.first { only.queue.async { only.run() } }
-            return
-        }
-        var byQueue: [ObjectIdentifier: [PendingDelivery]] = [:]
-        var queues: [DispatchQueue] = []
-        for pending in deliveries {
-            let key = ObjectIdentifier(pending.queue)
-            if byQueue[key] == nil { queues.append(pending.queue) }
-            byQueue[key, default: []].append(pending)
-        }
-        for queue in queues {
-            let work = byQueue[ObjectIdentifier(queue)]!
-            queue.async { for pending in work { pending.run() } }
-        }
     }
 
     fileprivate struct Delivery: Sendable {
@@ -288,10 +283,15 @@ final class MonitorCore: Sendable {
                 }
                 state.lastDeliveredSequence = delivery.sequence
                 let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
+                let handlerFlagsChanged = state.lastHandlerFlags != delivery.path.flags
                 let pathChanged = state.lastDeliveredPath != delivery.path
+                let delegatePathChanged = state.lastDelegatePath != delivery.path
+                state.lastDelegatePath = delivery.path
                 state.lastDeliveredFlags = delivery.path.flags
+                state.lastHandlerFlags = delivery.path.flags
                 state.lastDeliveredPath = delivery.path
-                return Callouts(flagsChanged: flagsChanged, pathChanged: pathChanged,
+                return Callouts(flagsChanged: flagsChanged, handlerFlagsChanged: handlerFlagsChanged,
+                                pathChanged: pathChanged, delegatePathChanged: delegatePathChanged,
                                 owner: state.owner.monitor, callback: state.callback, context: state.context,
                                 flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
                                 delegate: state.delegate.delegate)
@@ -303,20 +303,24 @@ final class MonitorCore: Sendable {
                 if let callback = callouts.callback, let owner = callouts.owner {
                     callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), delivery.path.flags, callouts.context?.info)
                 }
+            }
+            if callouts.handlerFlagsChanged {
                 callouts.flagsHandler?(delivery.path.flags)
             }
             if callouts.pathChanged {
                 callouts.pathHandler?(delivery.path)
-                if let delegate = callouts.delegate, let owner = callouts.owner {
-                    delegate.pathMonitor(owner, didUpdate: delivery.path)
-                }
+            }
+            if callouts.delegatePathChanged, let delegate = callouts.delegate, let owner = callouts.owner {
+                delegate.pathMonitor(owner, didUpdate: delivery.path)
             }
         }
     }
 
     private struct Callouts {
         var flagsChanged: Bool
+        var handlerFlagsChanged: Bool
         var pathChanged: Bool
+        var delegatePathChanged: Bool
         var owner: PathMonitor?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?

@@ -68,7 +68,7 @@ extension NetlinkEngine {
     func evaluate(_ target: MonitorTarget) async -> NetworkPath {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
-                continuation.resume(returning: evaluateNowOnQueue(target))
+                continuation.resume(returning: evaluateNowOnQueue(target).path)
             }
         }
     }
