@@ -149,6 +149,8 @@ final class ClientProgramTests: XCTestCase {
                 var notifier: WeakBoxNotifier? = try XCTUnwrap(WeakBoxNotifier(zeroAddressOn: queue))
                 XCTAssertTrue(notifier!.startNotifier(queueFirst: queueFirst))
                 notifier!.flagsSeen.wait(forCount: 1)
+                // The callout holds the notifier while it runs: let it return first.
+                settle(notifier!.target, queue)
                 let box = notifier!.box
                 let target = notifier!.target
                 weak let gone = notifier
