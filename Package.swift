@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ReachabilityCompat", targets: ["ReachabilityCompat"]),
         // A PathMonitor as a swift-service-lifecycle Service; the core library does not depend on it.
         .library(name: "NetworkReachabilityService", targets: ["NetworkReachabilityService"]),
+        // A FakePathMonitor for users' tests; nothing but the core library.
+        .library(name: "NetworkReachabilityTesting", targets: ["NetworkReachabilityTesting"]),
         .executable(name: "reachability", targets: ["reachability"]),
     ],
     dependencies: [
@@ -38,6 +40,7 @@ let package = Package(
             ]
         ),
         .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
+        .target(name: "NetworkReachabilityTesting", dependencies: ["NetworkReachability"]),
         // Ported Apple-style programs; `swift build` builds them, so they stay true.
         // The examples' shared command line (--updates, --timeout), not part of any product.
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
@@ -65,6 +68,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "NetworkReachabilityService",
+                "NetworkReachabilityTesting",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
