@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability"]),
+        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability", "NetworkReachabilityTesting"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
