@@ -107,6 +107,15 @@ final class NetlinkEngine: @unchecked Sendable {
         }
     }
 
+    /// The path of `target` now, or nil for a host name whose first resolution has not finished:
+    /// one route lookup for an address, never a wait (`ReachabilityManager.startMonitoring()`).
+    func evaluateIfKnown(_ target: MonitorTarget) -> NetworkPath? {
+        queue.sync {
+            drainAndRefresh()
+            return evaluate([target])[0]
+        }
+    }
+
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
     func subscribe(_ core: MonitorCore) {
         queue.sync {
