@@ -92,10 +92,10 @@ extension NetworkPath.UnsatisfiedReason: Codable {
 
 extension NetworkInterface: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, index, type, isExpensive, isConstrained
+        case name, index, type, isExpensive, isConstrained, kind
     }
 
-    /// Decodes `{"name":..,"index":..,"type":..}`; `isExpensive` and `isConstrained` when present.
+    /// Decodes `{"name":..,"index":..,"type":..}`; `isExpensive`, `isConstrained` and `kind` when present.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -103,12 +103,13 @@ extension NetworkInterface: Codable {
             index: try container.decode(Int.self, forKey: .index),
             type: try container.decode(InterfaceType.self, forKey: .type),
             isExpensive: try container.decodeIfPresent(Bool.self, forKey: .isExpensive) ?? false,
-            isConstrained: try container.decodeIfPresent(Bool.self, forKey: .isConstrained) ?? false
+            isConstrained: try container.decodeIfPresent(Bool.self, forKey: .isConstrained) ?? false,
+            kind: try container.decodeIfPresent(String.self, forKey: .kind)
         )
     }
 
     /// Encodes a record's `{"name":..,"index":..,"type":..}`, plus `isExpensive` and
-    /// `isConstrained` only when true, so the common interface keeps the record's shape.
+    /// `isConstrained` only when true and `kind` when known, which a record leaves out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
@@ -116,6 +117,7 @@ extension NetworkInterface: Codable {
         try container.encode(type, forKey: .type)
         if isExpensive { try container.encode(true, forKey: .isExpensive) }
         if isConstrained { try container.encode(true, forKey: .isConstrained) }
+        try container.encodeIfPresent(kind, forKey: .kind)
     }
 }
 
