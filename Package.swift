@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // CoreMetrics only: an API package without dependencies, as swift-log; see CONTRIBUTING.md.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation --target NetworkReachability`; a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -37,6 +39,7 @@ let package = Package(
                 "CNetlink",
                 "CReachabilityFlags",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
@@ -72,7 +75,13 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability", "ReachabilityCompat"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "NetworkReachability", "ReachabilityCompat",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
