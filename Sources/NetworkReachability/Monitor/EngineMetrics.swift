@@ -18,7 +18,11 @@ import CoreMetrics
 /// | `network_reachability_status` | gauge | namespace, target | `ReachabilityStatus.rawValue`: -1 unknown, 0 not reachable, 1 WWAN, 2 WiFi |
 final class EngineMetrics: Sendable {
     /// Set by tests (`@testable`) to observe an engine made after it; nil: swift-metrics' own factory.
-    nonisolated(unsafe) static var factoryForTesting: (any MetricsFactory)?
+    static var factoryForTesting: (any MetricsFactory)? {
+        get { testingFactory.withLock { $0 } }
+        set { testingFactory.withLock { $0 = newValue } }
+    }
+    private static let testingFactory = LockedState<(any MetricsFactory)?>(nil)
 
     private let namespace: String
     private let factory: any MetricsFactory
