@@ -27,7 +27,9 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
     private var starts = 0
     private var cancels = 0
 
+    /// What the test said; nothing is opened.
     public let namespace: NetworkNamespace
+    /// What the test said: a fake with one plays a monitor that cannot watch its namespace.
     public let setupError: ReachabilityError?
 
     /// - Parameters:
@@ -68,18 +70,22 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
 
     // MARK: - PathMonitoring
 
+    /// The last path sent, or the one given to `init`.
     public var currentPath: NetworkPath { lock.withLock { path } }
 
+    /// The current path's flags; throws `setupError` when there is one.
     public func flags() throws(ReachabilityError) -> ReachabilityFlags {
         if let setupError { throw setupError }
         return currentPath.flags
     }
 
+    /// Called on the start queue with the current path, then with each `send`.
     public var pathUpdateHandler: (@Sendable (NetworkPath) -> Void)? {
         get { lock.withLock { handler } }
         set { lock.withLock { handler = newValue } }
     }
 
+    /// Sets or clears a closure called on the start queue with the flags of each path delivered.
     public func setCallback(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
         lock.withLock { flagsHandler = handler }
     }
@@ -105,6 +111,7 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
         streams.forEach { $0.finish() }
     }
 
+    /// A sequence of its own: the current path first, then each `send`, until `cancel()`.
     public func paths(bufferingPolicy: AsyncStream<NetworkPath>.Continuation.BufferingPolicy) -> AsyncStream<NetworkPath> {
         let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self, bufferingPolicy: bufferingPolicy)
         let id = lock.withLock { () -> UInt64 in
