@@ -1,5 +1,6 @@
 /// What the engine has done, for tests, logs and benchmarks.
 struct EngineCounters: Sendable, Equatable {
+    var kernelEvents = 0
     var lookups = 0
     var reevaluations = 0
     var overruns = 0

@@ -27,7 +27,7 @@ extension NetlinkEngine {
             guard let path else { return }
             let core = cores[position]
             let update = core.record(path)
-            if !update.changed { unchanged.append(core) }
+            if update.changed { metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             guard let delivery = update.delivery else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {

@@ -119,6 +119,7 @@ extension NetlinkEngine {
     }
 
     func count(_ result: DrainResult) {
+        counters.kernelEvents += result.messages
         if result.forgedDropped > 0 {
             counters.forgedMessagesDropped += result.forgedDropped
             logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])

@@ -47,7 +47,11 @@ final class NetlinkEngine: @unchecked Sendable {
     var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
     var secondLook: SecondLook?
-    var counters = EngineCounters()
+    var counters = EngineCounters() {
+        didSet { metrics?.publish(from: oldValue, to: counters) }
+    }
+    /// swift-metrics; nil (and free) when the process bootstrapped no backend.
+    let metrics: EngineMetrics?
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name; stopped with the engine or the namespace.
     var resolverPoolIfStarted: ResolverPool?
@@ -74,6 +78,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
     init(namespace: NetworkNamespace, identity: NamespaceIdentity) throws(ReachabilityError) {
         self.namespace = namespace
+        self.metrics = EngineMetrics.make(namespace: namespace)
         self.identity = identity
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
@@ -122,13 +127,25 @@ final class NetlinkEngine: @unchecked Sendable {
         return (evaluate([target], includingPending: true)[0]!, !isPending)
     }
 
+    /// The path of `target` now, or nil for a host name whose first resolution has not finished:
+    /// one route lookup for an address, never a wait (`ReachabilityManager.startMonitoring()`).
+    func evaluateIfKnown(_ target: MonitorTarget) -> NetworkPath? {
+        queue.sync {
+            drainAndRefresh()
+            return evaluate([target])[0]
+        }
+    }
+
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
     func subscribe(_ core: MonitorCore) {
         queue.sync {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
             // A name still being resolved gets its first callback when the resolution finishes.
-            if let path = evaluate([core.target])[0] { core.record(path).send() }
+            if let path = evaluate([core.target])[0] {
+                core.record(path).send()
+                metrics?.record(path, of: core.target)
+            }
         }
     }
 
