@@ -35,6 +35,7 @@ struct Wait: ParsableCommand, VerboseCommand {
 
     func run() throws {
         let specification = TargetSpecification(target: target)
+        try DispatchDescriptors.ensureAvailable()
         let session = WaitSession(target: specification.recordTarget, timeout: timeout)
         let monitor = try specification.makeMonitor(namespace: namespaceOptions.namespace)
         session.run(monitor)

@@ -40,6 +40,7 @@ struct Watch: ParsableCommand, VerboseCommand {
             formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget)),
             limit: count
         )
+        try DispatchDescriptors.ensureAvailable()
         let session = WatchSession(printer: printer, timeout: timeout)
         let namespace = namespaceOptions.namespace
         // Every target is checked before anything is printed: bad input prints no record.

@@ -24,7 +24,8 @@ final class NetlinkEngine: @unchecked Sendable {
     /// nil once the namespace vanished.
     fileprivate var sockets: EngineSockets?
     /// Runs `handleReadable` on the queue when the event socket is readable (set once in `init`).
-    private var waiter: EventWaiter?
+    /// Also polls the watchers' descriptors (no `DispatchSource` anywhere in the engine).
+    var waiter: EventWaiter?
     private var vanishWatcher: NamespaceVanishWatcher?
     let logger = Logger(label: "network-reachability")
 
@@ -80,18 +81,22 @@ final class NetlinkEngine: @unchecked Sendable {
         waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
                                  readable: { [weak self] in self?.handleReadable() },
                                  due: { [weak self] in self?.secondLookDue() })
-        queue.sync {
-            vanishWatcher = NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue) { [weak self] in
-                self?.namespaceVanished()
+        let watchFailure: NetlinkError? = queue.sync {
+            do throws(NetlinkError) {
+                vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue,
+                                                           waiter: waiter!) { [weak self] in self?.namespaceVanished() }
+            } catch {
+                return error
             }
             startWatchingConfiguration()
+            return nil
         }
+        if let watchFailure { throw watchFailure.reachabilityError }
         logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
     }
 
     deinit {
-        waiter?.stop()
-        for entry in hosts.values { entry.timer?.cancel() }
+        waiter?.stop()  // and with it the host names' re-resolution timers
         resolverPoolIfStarted?.stop()
         logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
     }
@@ -276,7 +281,8 @@ final class NetlinkEngine: @unchecked Sendable {
             resync()
         } else {
             resyncScheduled = true
-            queue.asyncAfter(deadline: earliest) { [weak self] in
+            // The wait loop's clock: dispatch's timers need its epoll descriptor (EventWaiter).
+            _ = waiter?.schedule(at: earliest) { [weak self] in
                 guard let self else { return }
                 self.resyncScheduled = false
                 self.resync()
@@ -481,8 +487,7 @@ extension NetlinkEngine {
         vanishWatcher = nil
         configurationWatcher = nil
         for name in hosts.keys {
-            hosts[name]?.timer?.cancel()
-            hosts[name]?.timer = nil
+            hosts[name]?.timer = nil  // the stopped waiter runs no timer
             hosts[name]?.releaseWaiters()
         }
         resolverPoolIfStarted?.stop()
