@@ -76,7 +76,13 @@ final class NetlinkEngine: @unchecked Sendable {
         }
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
-        self.nameServers = NameServerConfiguration(namespace: namespace)
+        var nameServers = NameServerConfiguration(namespace: namespace)
+        _ = nameServers.refresh()
+        // Short of descriptors, "no name server" would be a guess: say so instead.
+        if let failure = nameServers.readFailure {
+            throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
+        }
+        self.nameServers = nameServers
         // The waiter keeps the sockets open until its thread has ended; they die on the queue.
         waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
                                  readable: { [weak self] in self?.handleReadable() },
