@@ -26,9 +26,11 @@ final class MonitorCore: Sendable {
     }
 
     private struct State {
-        mutating func forgetDeliveredFlags() {
+        /// A newly set flags face gets the current flags again; the other face keeps its own
+        /// record, so it does not get the same flags twice.
+        mutating func forgetDeliveredFlags(handler: Bool) {
             lastQueuedFlags = nil
-            lastDeliveredFlags = nil
+            if handler { lastHandlerFlags = nil } else { lastDeliveredFlags = nil }
         }
 
         mutating func forgetDeliveredPath() {
@@ -37,6 +39,9 @@ final class MonitorCore: Sendable {
         }
 
         var current: NetworkPath
+        /// False while `current` is a host name's placeholder (its first resolution has not
+        /// finished): nothing is delivered until the engine's first real evaluation.
+        var hasState: Bool
         var owner = WeakMonitor()
         var queue: DispatchQueue?
         var generation: UInt64 = 0
@@ -47,7 +52,11 @@ final class MonitorCore: Sendable {
         /// What the callbacks last saw: on a concurrent queue a skipped older state could otherwise
         /// leave two equal states in a row.
         var lastDeliveredFlags: ReachabilityFlags?
+        /// The same for the flags handler, which may be set apart from the C callback.
+        var lastHandlerFlags: ReachabilityFlags?
         var lastDeliveredPath: NetworkPath?
+        /// What the delegate last saw: setting the path handler redelivers the path, not to the delegate.
+        var lastDelegatePath: NetworkPath?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?
         var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
@@ -58,9 +67,9 @@ final class MonitorCore: Sendable {
         var isTornDown = false
     }
 
-    init(target: MonitorTarget, initial: NetworkPath) {
+    init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true) {
         self.target = target
-        self.state = LockedState(State(current: initial))
+        self.state = LockedState(State(current: initial, hasState: hasState))
     }
 
     func attach(owner: PathMonitor) {
@@ -89,7 +98,7 @@ final class MonitorCore: Sendable {
             let old = state.context
             state.callback = callback
             state.context = callback == nil ? nil : context
-            if callback != nil { state.forgetDeliveredFlags() }
+            if callback != nil { state.forgetDeliveredFlags(handler: false) }
             return old
         }
         withExtendedLifetime(old) {}
@@ -99,7 +108,7 @@ final class MonitorCore: Sendable {
     func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
         state.withLock { state in
             state.flagsHandler = handler
-            if handler != nil { state.forgetDeliveredFlags() }
+            if handler != nil { state.forgetDeliveredFlags(handler: true) }
         }
         if handler != nil { redeliverCurrent() }
     }
@@ -117,8 +126,10 @@ final class MonitorCore: Sendable {
 
     /// A callback set on a scheduled monitor gets the current state first, as one set before
     /// scheduling does: the first delivery may have run before it existed.
+    /// A name still being resolved has nothing to redeliver: its first result comes from the engine.
     private func redeliverCurrent() {
-        receive(current)
+        guard let path = state.withLock({ $0.hasState ? $0.current : nil }) else { return }
+        receive(path)
     }
 
     var delegate: (any PathMonitorDelegate)? {
@@ -137,7 +148,9 @@ final class MonitorCore: Sendable {
             state.lastQueuedFlags = nil
             state.lastQueuedPath = nil
             state.lastDeliveredFlags = nil
+            state.lastHandlerFlags = nil
             state.lastDeliveredPath = nil
+            state.lastDelegatePath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
         calloutLock.withLock {}
@@ -237,8 +250,9 @@ final class MonitorCore: Sendable {
     func prepareNoting(_ path: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
         var changed = false
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
-            changed = state.current != path
+            changed = state.current != path || !state.hasState
             state.current = path
+            state.hasState = true
             for (id, stream) in state.streams where stream.lastYielded != path {
                 state.streams[id]?.lastYielded = path
                 stream.continuation.yield(path)
@@ -271,35 +285,45 @@ final class MonitorCore: Sendable {
                 }
                 state.lastDeliveredSequence = delivery.sequence
                 let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
+                let handlerFlagsChanged = state.lastHandlerFlags != delivery.path.flags
                 let pathChanged = state.lastDeliveredPath != delivery.path
+                let delegatePathChanged = state.lastDelegatePath != delivery.path
+                state.lastDelegatePath = delivery.path
                 state.lastDeliveredFlags = delivery.path.flags
+                state.lastHandlerFlags = delivery.path.flags
                 state.lastDeliveredPath = delivery.path
-                return Callouts(flagsChanged: flagsChanged, pathChanged: pathChanged,
+                return Callouts(flagsChanged: flagsChanged, handlerFlagsChanged: handlerFlagsChanged,
+                                pathChanged: pathChanged, delegatePathChanged: delegatePathChanged,
                                 owner: state.owner.monitor, callback: state.callback, context: state.context,
                                 flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
                                 delegate: state.delegate.delegate)
             }
             guard let callouts = gate else { return }
+            callouts.owner?.engine?.metrics?.callbackDelivered()
             // `callouts.owner` keeps the monitor alive while its callbacks run: releasing the last
             // reference from inside a callback deallocates it only after they return.
             if callouts.flagsChanged {
                 if let callback = callouts.callback, let owner = callouts.owner {
                     callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), delivery.path.flags, callouts.context?.info)
                 }
+            }
+            if callouts.handlerFlagsChanged {
                 callouts.flagsHandler?(delivery.path.flags)
             }
             if callouts.pathChanged {
                 callouts.pathHandler?(delivery.path)
-                if let delegate = callouts.delegate, let owner = callouts.owner {
-                    delegate.pathMonitor(owner, didUpdate: delivery.path)
-                }
+            }
+            if callouts.delegatePathChanged, let delegate = callouts.delegate, let owner = callouts.owner {
+                delegate.pathMonitor(owner, didUpdate: delivery.path)
             }
         }
     }
 
     private struct Callouts {
         var flagsChanged: Bool
+        var handlerFlagsChanged: Bool
         var pathChanged: Bool
+        var delegatePathChanged: Bool
         var owner: PathMonitor?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?

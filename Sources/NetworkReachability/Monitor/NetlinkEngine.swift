@@ -45,7 +45,11 @@ final class NetlinkEngine: @unchecked Sendable {
     private var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
     private var secondLook: SecondLook?
-    var counters = EngineCounters()
+    var counters = EngineCounters() {
+        didSet { metrics?.publish(from: oldValue, to: counters) }
+    }
+    /// swift-metrics; nil (and free) when the process bootstrapped no backend.
+    let metrics: EngineMetrics?
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name; stopped with the engine or the namespace.
     private var resolverPoolIfStarted: ResolverPool?
@@ -68,6 +72,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
     init(namespace: NetworkNamespace, identity: NamespaceIdentity) throws(ReachabilityError) {
         self.namespace = namespace
+        self.metrics = EngineMetrics.make(namespace: namespace)
         self.identity = identity
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
@@ -111,10 +116,25 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Evaluates `target` now, with a fresh snapshot of what the socket has queued. Blocks the caller for one round trip.
     func evaluateNow(_ target: MonitorTarget) -> NetworkPath {
+        evaluateNowNoting(target).path
+    }
+
+    /// `evaluateNow`, also telling whether the path is a state (false: a name still being resolved).
+    func evaluateNowNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
         queue.sync {
             drainAndRefresh()
             // A name whose first resolution has not finished reads as not resolved.
-            return evaluate([target], includingPending: true)[0]!
+            let isPending = resolution(for: target)?.state == .pending
+            return (evaluate([target], includingPending: true)[0]!, !isPending)
+        }
+    }
+
+    /// The path of `target` now, or nil for a host name whose first resolution has not finished:
+    /// one route lookup for an address, never a wait (`ReachabilityManager.startMonitoring()`).
+    func evaluateIfKnown(_ target: MonitorTarget) -> NetworkPath? {
+        queue.sync {
+            drainAndRefresh()
+            return evaluate([target])[0]
         }
     }
 
@@ -124,7 +144,10 @@ final class NetlinkEngine: @unchecked Sendable {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
             // A name still being resolved gets its first callback when the resolution finishes.
-            if let path = evaluate([core.target])[0] { core.receive(path) }
+            if let path = evaluate([core.target])[0] {
+                core.receive(path)
+                metrics?.record(path, of: core.target)
+            }
         }
     }
 
@@ -270,6 +293,7 @@ final class NetlinkEngine: @unchecked Sendable {
     }
 
     private func count(_ result: DrainResult) {
+        counters.kernelEvents += result.messages
         if result.forgedDropped > 0 {
             counters.forgedMessagesDropped += result.forgedDropped
             logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])
@@ -339,7 +363,7 @@ final class NetlinkEngine: @unchecked Sendable {
             guard let path else { return }
             let core = cores[position]
             let (prepared, changed) = core.prepareNoting(path)
-            if !changed { unchanged.append(core) }
+            if changed { metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             guard let delivery = prepared else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
@@ -509,6 +533,7 @@ extension NetlinkEngine {
 
 /// What the engine has done, for tests, logs and benchmarks.
 struct EngineCounters: Sendable, Equatable {
+    var kernelEvents = 0
     var lookups = 0
     var reevaluations = 0
     var overruns = 0
