@@ -149,7 +149,16 @@ final class ReliabilityLeakTests: XCTestCase {
             for _ in 0..<20 { try cycle() }
             let before = Reading()
             let descriptorsBefore = ProcessResources.descriptors
-            for _ in 0..<cycles { try cycle() }
+            // NRX_ENGINE_CYCLE_PAUSE_MS paces the cycles in real time (docs/reliability.md: one engine a
+            // second for minutes); the suite runs them back to back.
+            let pause = ReliabilityEnvironment.integer("NRX_ENGINE_CYCLE_PAUSE_MS", default: 0)
+            for index in 0..<cycles {
+                try cycle()
+                if pause > 0 {
+                    usleep(UInt32(pause) * 1000)
+                    if index % 60 == 59 { print("engine cycles: \(index + 1): \(Reading())") }
+                }
+            }
             try waitUntil("no descriptor is left open (now: \(ProcessResources.descriptorsOpened(since: descriptorsBefore)))") {
                 ProcessResources.descriptorsOpened(since: descriptorsBefore).isEmpty
             }

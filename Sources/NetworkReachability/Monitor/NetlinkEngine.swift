@@ -37,6 +37,8 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
     private var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
     private var subscribers: [ObjectIdentifier: MonitorCore] = [:]
+    /// The keys of `subscribers` as callers may read them off the queue, for `unsubscribe`.
+    private let subscribed = Mutex<Set<ObjectIdentifier>>([])
     private var nameServers: NameServerConfiguration
     /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
     /// pass when inotify is unavailable), not with a `stat` on every pass.
@@ -143,6 +145,7 @@ final class NetlinkEngine: @unchecked Sendable {
         queue.sync {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
+            subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
             // A name still being resolved gets its first callback when the resolution finishes.
             if let path = evaluate([core.target])[0] {
                 core.receive(path)
@@ -153,6 +156,9 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
     func unsubscribe(_ core: MonitorCore) {
+        // A core never subscribed (a monitor only asked once, as `reachability check` does) needs
+        // no hop: with no thread left for a dispatch worker, `queue.async` would wait forever.
+        guard subscribed.withLock({ $0.remove(ObjectIdentifier(core)) != nil }) else { return }
         queue.async { [self] in
             subscribers[ObjectIdentifier(core)] = nil
         }
