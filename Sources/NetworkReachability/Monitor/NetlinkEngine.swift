@@ -37,8 +37,9 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
     private var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
     private var subscribers: [ObjectIdentifier: MonitorCore] = [:]
-    /// The keys of `subscribers` as callers may read them off the queue, for `unsubscribe`.
-    private let subscribed = Mutex<Set<ObjectIdentifier>>([])
+    /// The keys of `subscribers` as callers may read them off the queue, for `unsubscribe`
+    /// (a pthread lock: touched from every thread that subscribes, and TSan sees it).
+    private let subscribed = LockedState(Set<ObjectIdentifier>())
     private var nameServers: NameServerConfiguration
     /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
     /// pass when inotify is unavailable), not with a `stat` on every pass.
