@@ -11,8 +11,8 @@ struct Wait: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         abstract: "Wait until a target is reachable.",
         discussion: """
-            Exits 0 as soon as TARGET is reachable, 1 when --timeout passes first, and 2 or 64 for \
-            bad input. Waits for the kernel's events, never polls. Prints nothing unless it times out.
+            Exits 0 as soon as TARGET is reachable (with --probe: and connectivity is full), 1 when \
+            --timeout passes first, and 2 or 64 for bad input. Waits for the kernel's events, never polls. Prints nothing unless it times out.
             """
     )
 
@@ -25,6 +25,7 @@ struct Wait: ParsableCommand, VerboseCommand {
     @Option(help: ArgumentHelp("Give up with status 1 after this many seconds; default: wait for ever.", valueName: "seconds"))
     var timeout: Double?
 
+    @OptionGroup var probeOptions: ProbeOptions
     @OptionGroup var loggingOptions: LoggingOptions
 
     func validate() throws {
@@ -37,6 +38,7 @@ struct Wait: ParsableCommand, VerboseCommand {
         let specification = TargetSpecification(target: target)
         let session = WaitSession(target: specification.recordTarget, timeout: timeout)
         let monitor = try specification.makeMonitor(namespace: namespaceOptions.namespace)
+        try probeOptions.configure(monitor)
         session.run(monitor)
     }
 }

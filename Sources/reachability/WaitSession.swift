@@ -45,8 +45,9 @@ struct WaitSession {
     /// The monitor's first path is its current state: a target reachable already ends the wait at once.
     func run(_ monitor: PathMonitor) -> Never {
         let lastPath = self.lastPath
+        let probing = monitor.connectivityProbe != nil
         monitor.pathUpdateHandler = { path in
-            if path.reachabilityStatus.isReachable {
+            if path.meetsGoal(probing: probing) {
                 exit(0)
             }
             lastPath.value.withLock { $0 = path }
@@ -61,6 +62,7 @@ struct WaitSession {
     private static func summary(of path: NetworkPath) -> String {
         var text = "last: \(path.reachabilityStatus), \(path.status)"
         if let reason = path.unsatisfiedReason { text += ": \(reason)" }
+        if path.connectivity != .unknown { text += ", connectivity \(path.connectivity)" }
         return text
     }
 }

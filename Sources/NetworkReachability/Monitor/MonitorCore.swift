@@ -9,23 +9,23 @@ import Dispatch
 /// goes away, and its `deinit` unsubscribes the core.
 final class MonitorCore: Sendable {
     let target: MonitorTarget
-    private let state: LockedState<State>
+    let state: LockedState<State>
     private let calloutLock = CalloutLock()
 
-    private struct WeakMonitor {
+    struct WeakMonitor {
         weak var monitor: PathMonitor?
     }
 
-    private struct WeakDelegate {
+    struct WeakDelegate {
         weak var delegate: (any PathMonitorDelegate)?
     }
 
-    private struct Stream {
+    struct Stream {
         var continuation: AsyncStream<NetworkPath>.Continuation
         var lastYielded: NetworkPath?
     }
 
-    private struct State {
+    struct State {
         mutating func forgetDeliveredFlags() {
             lastQueuedFlags = nil
             lastDeliveredFlags = nil
@@ -36,7 +36,28 @@ final class MonitorCore: Sendable {
             lastDeliveredPath = nil
         }
 
+        /// Makes `path` current, yields it to the streams, and numbers a delivery for the
+        /// callbacks' queue when it differs from the last one queued.
+        fileprivate mutating func enqueue(_ path: NetworkPath) -> (DispatchQueue, Delivery)? {
+            current = path
+            for (id, stream) in streams where stream.lastYielded != path {
+                streams[id]?.lastYielded = path
+                stream.continuation.yield(path)
+            }
+            guard let queue else { return nil }
+            let flagsChanged = lastQueuedFlags != path.flags
+            let pathChanged = lastQueuedPath != path
+            guard flagsChanged || pathChanged else { return nil }
+            lastQueuedFlags = path.flags
+            lastQueuedPath = path
+            sequence &+= 1
+            return (queue, Delivery(path: path, sequence: sequence, generation: generation))
+        }
+
         var current: NetworkPath
+        // Connectivity (issue 12): the engine's last path, and the probe's answer composed onto it.
+        var enginePath: NetworkPath
+        var connectivity = ConnectivityOverlay()
         var owner = WeakMonitor()
         var queue: DispatchQueue?
         var generation: UInt64 = 0
@@ -60,7 +81,7 @@ final class MonitorCore: Sendable {
 
     init(target: MonitorTarget, initial: NetworkPath) {
         self.target = target
-        self.state = LockedState(State(current: initial))
+        self.state = LockedState(State(current: initial, enginePath: initial))
     }
 
     func attach(owner: PathMonitor) {
@@ -75,7 +96,13 @@ final class MonitorCore: Sendable {
     var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
 
     func store(_ path: NetworkPath) {
-        state.withLock { $0.current = path }
+        let event = state.withLock { state -> ConnectivityOverlay.Event in
+            state.enginePath = path
+            let (composed, event) = state.connectivity.compose(path) // issue 12
+            state.current = composed
+            return event
+        }
+        connectivityEvent(event)
     }
 
     /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
@@ -234,26 +261,29 @@ final class MonitorCore: Sendable {
     }
 
     /// `prepare`, also telling whether `path` differs from the current one (one lock for both).
-    func prepareNoting(_ path: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
+    func prepareNoting(_ enginePath: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
         var changed = false
+        var event = ConnectivityOverlay.Event.nothing
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            state.enginePath = enginePath
+            let path: NetworkPath
+            (path, event) = state.connectivity.compose(enginePath) // issue 12: the probe's answer, composed under the lock
             changed = state.current != path
-            state.current = path
-            for (id, stream) in state.streams where stream.lastYielded != path {
-                state.streams[id]?.lastYielded = path
-                stream.continuation.yield(path)
-            }
-            guard let queue = state.queue else { return nil }
-            let flagsChanged = state.lastQueuedFlags != path.flags
-            let pathChanged = state.lastQueuedPath != path
-            guard flagsChanged || pathChanged else { return nil }
-            state.lastQueuedFlags = path.flags
-            state.lastQueuedPath = path
-            state.sequence &+= 1
-            return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation))
+            return state.enqueue(path)
         }
+        connectivityEvent(event) // issue 12: outside the lock
         guard let (queue, delivery) = work else { return (nil, changed) }
         return (PendingDelivery(core: self, queue: queue, delivery: delivery), changed)
+    }
+
+    /// Queues `path` when it differs from the last one queued (`State.enqueue`); for the probe's answers.
+    func prepareLocked(_ body: (inout State) -> NetworkPath?) -> PendingDelivery? {
+        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            guard let path = body(&state) else { return nil }
+            return state.enqueue(path)
+        }
+        guard let (queue, delivery) = work else { return nil }
+        return PendingDelivery(core: self, queue: queue, delivery: delivery)
     }
 
     fileprivate struct Delivery: Sendable {

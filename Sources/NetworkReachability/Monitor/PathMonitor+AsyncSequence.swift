@@ -31,8 +31,10 @@ extension PathMonitor: AsyncSequence {
         continuation.onTermination = { _ in
             core.removeStream(id)
             if !core.isActive { engine?.unsubscribe(core) }
+            core.connectivityListenersChanged() // issue 12
         }
         subscribe()
+        core.connectivityListenersChanged() // issue 12
         return Iterator(monitor: self, paths: stream.makeAsyncIterator())
     }
 }

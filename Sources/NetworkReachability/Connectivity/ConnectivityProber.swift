@@ -1,0 +1,228 @@
+import Dispatch
+import Synchronization
+
+/// Probes one `ConnectivityProbe` in one namespace for every monitor that has it.
+///
+/// Its control runs on a serial queue of its own, the probe itself on a second one (it blocks in
+/// `poll`, bounded by the probe's timeout): never on the engine's queue, so a flags callback
+/// never waits for a probe. At most one probe is in flight; a path change of any subscriber
+/// cancels it and starts another. Timers: `interval` after `full`; after `limited` or `portal`
+/// from 5 s (or the interval, if shorter), doubling up to the interval; none while no subscriber
+/// has a satisfied path, so an idle process wakes once per interval.
+final class ConnectivityProber: Sendable {
+    let probe: ConnectivityProbe
+    let namespace: NetworkNamespace
+    private let control = DispatchQueue(label: "network-reachability.connectivity")
+    private let worker = DispatchQueue(label: "network-reachability.connectivity.probe")
+    private let resolver: ResolverPool
+    private let state = Mutex(State())
+
+    private struct Subscriber {
+        weak var core: MonitorCore?
+        var answeredEpoch: UInt64?
+    }
+
+    private struct Target {
+        var id: ObjectIdentifier
+        var core: MonitorCore
+        var epoch: UInt64
+    }
+
+    private struct InFlight {
+        var id: UInt64
+        var signal: ProbeSignal
+        var epochs: [ObjectIdentifier: UInt64]
+        /// `probeNow` callers waiting for this probe's answer.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private struct State {
+        var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        var inFlight: InFlight?
+        var nextID: UInt64 = 0
+        var timer: DispatchSourceTimer?
+        var timerDue = false
+        var backoff: Duration?
+        var forced: [ObjectIdentifier: Subscriber] = [:]
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var kickScheduled = false
+        /// Probes started, for tests and benchmarks.
+        var started = 0
+    }
+
+    init(probe: ConnectivityProbe, namespace: NetworkNamespace) {
+        self.probe = probe
+        self.namespace = namespace
+        self.resolver = ResolverPool(namespace: namespace)
+    }
+
+    deinit {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.inFlight?.signal.cancel()
+            state.inFlight?.waiters.forEach { $0.resume() }
+            state.waiters.forEach { $0.resume() }
+        }
+        resolver.stop()
+    }
+
+    /// How many probes this prober started.
+    var probesStarted: Int { state.withLock { $0.started } }
+
+    // MARK: - From the monitors
+
+    func subscribe(_ core: MonitorCore) {
+        state.withLock { $0.subscribers[ObjectIdentifier(core)] = Subscriber(core: core) }
+        reconsider()
+    }
+
+    func unsubscribe(_ core: MonitorCore) {
+        state.withLock { _ = $0.subscribers.removeValue(forKey: ObjectIdentifier(core)) }
+        reconsider()
+    }
+
+    /// `core`'s path became satisfied or moved: its answer is due.
+    func pathChanged(_ core: MonitorCore, epoch: UInt64) {
+        reconsider()
+    }
+
+    /// Looks again at what the subscribers want, soon, on the control queue; calls coalesce.
+    func reconsider() {
+        let schedule = state.withLock { state -> Bool in
+            defer { state.kickScheduled = true }
+            return !state.kickScheduled
+        }
+        if schedule { control.async { [weak self] in self?.kick() } }
+    }
+
+    /// Probes now for `core` (scheduled or not) and returns once the answer was applied, or at
+    /// once when its path is not satisfied.
+    func probeNow(for core: MonitorCore) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.withLock { state in
+                state.forced[ObjectIdentifier(core)] = Subscriber(core: core)
+                state.waiters.append(continuation)
+            }
+            reconsider()
+        }
+    }
+
+    // MARK: - On the control queue
+
+    private func kick() {
+        dispatchPrecondition(condition: .onQueue(control))
+        // Forced cores and their waiters are taken together, so a `probeNow` arriving during this
+        // pass is left for the next one, never answered by this one.
+        let (subscribers, forced, newWaiters, timerDue) = state.withLock { state in
+            state.kickScheduled = false
+            state.subscribers = state.subscribers.filter { $0.value.core != nil }
+            defer {
+                state.forced = [:]
+                state.waiters = []
+            }
+            return (state.subscribers, state.forced, state.waiters, state.timerDue)
+        }
+        // The monitors' locks are taken with the prober's released: a monitor calls in here only
+        // outside its own lock, so the two locks are never held in opposite orders.
+        var targets: [Target] = []
+        var stale = !forced.isEmpty || timerDue
+        for (id, subscriber) in subscribers {
+            guard let core = subscriber.core, let epoch = core.connectivityEpoch() else { continue }
+            targets.append(Target(id: id, core: core, epoch: epoch))
+            if subscriber.answeredEpoch != epoch { stale = true }
+        }
+        for (id, subscriber) in forced where subscribers[id] == nil || !targets.contains(where: { $0.id == id }) {
+            guard let core = subscriber.core, let epoch = core.connectivityEpoch(evenIfIdle: true) else { continue }
+            targets.append(Target(id: id, core: core, epoch: epoch))
+        }
+        var unanswered: [CheckedContinuation<Void, Never>] = []
+        defer { unanswered.forEach { $0.resume() } }
+        let start = state.withLock { state -> InFlight? in
+            guard !targets.isEmpty else {
+                state.inFlight?.signal.cancel()
+                unanswered = newWaiters + (state.inFlight?.waiters ?? [])
+                state.inFlight = nil
+                state.timer?.cancel()
+                state.timer = nil
+                state.timerDue = false
+                return nil
+            }
+            let epochs = Dictionary(targets.map { ($0.id, $0.epoch) }, uniquingKeysWith: { first, _ in first })
+            var waiters = newWaiters
+            if let inFlight = state.inFlight {
+                // The probe in flight already asks for exactly these paths: let it answer.
+                if epochs.allSatisfy({ inFlight.epochs[$0.key] == $0.value }) && !timerDue {
+                    state.inFlight?.waiters += newWaiters
+                    return nil
+                }
+                inFlight.signal.cancel()
+                waiters += inFlight.waiters
+                state.inFlight = nil
+            } else if !stale {
+                unanswered = newWaiters
+                return nil
+            }
+            guard let signal = ProbeSignal() else {
+                unanswered = waiters
+                return nil
+            }
+            state.timer?.cancel()
+            state.timer = nil
+            state.timerDue = false
+            state.nextID &+= 1
+            state.started += 1
+            let flight = InFlight(id: state.nextID, signal: signal, epochs: epochs, waiters: waiters)
+            state.inFlight = flight
+            return flight
+        }
+        guard let start else { return }
+        let cores = targets.map(\.core)
+        let runner = ProbeRunner(probe: probe, namespace: namespace, resolver: resolver, signal: start.signal)
+        worker.async { [weak self] in
+            let answer = runner.run()
+            guard let self else { return }
+            self.control.async { self.finish(start, answer: answer, cores: cores) }
+        }
+    }
+
+    private func finish(_ flight: InFlight, answer: ConnectivityAnswer?, cores: [MonitorCore]) {
+        dispatchPrecondition(condition: .onQueue(control))
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+            guard let current = state.inFlight, current.id == flight.id else { return nil }
+            state.inFlight = nil
+            guard let answer else { return current.waiters }
+            for (id, epoch) in flight.epochs { state.subscribers[id]?.answeredEpoch = epoch }
+            let delay: Duration
+            if answer.connectivity == .full {
+                state.backoff = nil
+                delay = probe.interval
+            } else {
+                let next = state.backoff.map { min($0 * 2, probe.interval) } ?? min(.seconds(5), probe.interval)
+                state.backoff = next
+                delay = next
+            }
+            state.timer = makeTimer(after: delay)
+            return current.waiters
+        }
+        guard let waiters else { return }
+        defer { waiters.forEach { $0.resume() } }
+        guard let answer else { return }
+        for core in cores {
+            if let epoch = flight.epochs[ObjectIdentifier(core)] { core.applyConnectivity(answer, epoch: epoch) }
+        }
+        reconsider()
+    }
+
+    private func makeTimer(after delay: Duration) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: control)
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.timerDue = true }
+            self.kick()
+        }
+        timer.resume()
+        return timer
+    }
+}
