@@ -7,7 +7,7 @@
 /// answer can never bring back an older engine path (it is composed onto the latest).
 struct ConnectivityOverlay {
     /// What a probe's answer depends on.
-    struct Key: Equatable {
+    struct Key: Hashable {
         var interfaceIndex: Int?
         var gateways: [String]
 
@@ -27,7 +27,8 @@ struct ConnectivityOverlay {
     }
 
     private(set) var prober: ConnectivityProber?
-    private var key: Key?
+    /// The key of the satisfied path the answer is for; nil while unsatisfied or without a prober.
+    private(set) var key: Key?
     private(set) var epoch: UInt64 = 0
     private var answer: ConnectivityAnswer?
 
@@ -71,9 +72,6 @@ struct ConnectivityOverlay {
         self.answer = answer
         return true
     }
-
-    /// Whether the path is satisfied, so that a probe is worth sending.
-    var wantsProbe: Bool { prober != nil && key != nil }
 
     private static func apply(_ answer: ConnectivityAnswer?, to path: NetworkPath, satisfied: Bool) -> NetworkPath {
         var path = path

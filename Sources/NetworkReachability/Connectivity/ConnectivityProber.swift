@@ -26,12 +26,14 @@ final class ConnectivityProber: Sendable {
         var id: ObjectIdentifier
         var core: MonitorCore
         var epoch: UInt64
+        var key: ConnectivityOverlay.Key
     }
 
     private struct InFlight {
         var id: UInt64
         var signal: ProbeSignal
-        var epochs: [ObjectIdentifier: UInt64]
+        /// The monitors the answer goes to, each with the epoch it is for.
+        var targets: [ObjectIdentifier: Target]
         /// `probeNow` callers waiting for this probe's answer.
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -46,6 +48,9 @@ final class ConnectivityProber: Sendable {
         var forced: [ObjectIdentifier: Subscriber] = [:]
         var waiters: [CheckedContinuation<Void, Never>] = []
         var kickScheduled = false
+        /// The last answer for each path key, until a path moves or drops: a monitor that joins
+        /// later with the same path gets it without a probe of its own.
+        var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
         /// Probes started, for tests and benchmarks.
         var started = 0
     }
@@ -83,6 +88,12 @@ final class ConnectivityProber: Sendable {
 
     /// `core`'s path became satisfied or moved: its answer is due.
     func pathChanged(_ core: MonitorCore, epoch: UInt64) {
+        reconsider()
+    }
+
+    /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go.
+    func pathWentDown() {
+        state.withLock { $0.answers = [:] }
         reconsider()
     }
 
@@ -125,33 +136,52 @@ final class ConnectivityProber: Sendable {
         // The monitors' locks are taken with the prober's released: a monitor calls in here only
         // outside its own lock, so the two locks are never held in opposite orders.
         var targets: [Target] = []
-        var stale = !forced.isEmpty || timerDue
+        var unanswered: [Target] = []
+        var moved = false
         for (id, subscriber) in subscribers {
-            guard let core = subscriber.core, let epoch = core.connectivityEpoch() else { continue }
-            targets.append(Target(id: id, core: core, epoch: epoch))
-            if subscriber.answeredEpoch != epoch { stale = true }
+            guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch() else { continue }
+            let target = Target(id: id, core: core, epoch: epoch, key: key)
+            targets.append(target)
+            if subscriber.answeredEpoch != epoch { unanswered.append(target) }
+            if let answered = subscriber.answeredEpoch, answered != epoch { moved = true }
         }
-        for (id, subscriber) in forced where subscribers[id] == nil || !targets.contains(where: { $0.id == id }) {
-            guard let core = subscriber.core, let epoch = core.connectivityEpoch(evenIfIdle: true) else { continue }
-            targets.append(Target(id: id, core: core, epoch: epoch))
+        for (id, subscriber) in forced where !targets.contains(where: { $0.id == id }) {
+            guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch(evenIfIdle: true) else { continue }
+            targets.append(Target(id: id, core: core, epoch: epoch, key: key))
         }
-        var unanswered: [CheckedContinuation<Void, Never>] = []
-        defer { unanswered.forEach { $0.resume() } }
+        // Monitors that joined with a path whose answer is known take it; a moved path, a timer
+        // or `probeNow` sends a probe.
+        let reused = state.withLock { state -> [(Target, ConnectivityAnswer)] in
+            if moved || timerDue { state.answers = [:] }
+            guard forced.isEmpty else { return [] }
+            return unanswered.compactMap { target in
+                guard let answer = state.answers[target.key] else { return nil }
+                state.subscribers[target.id]?.answeredEpoch = target.epoch
+                return (target, answer)
+            }
+        }
+        for (target, answer) in reused { target.core.applyConnectivity(answer, epoch: target.epoch) }
+        let stale = !forced.isEmpty || timerDue || unanswered.count > reused.count
+        var unansweredWaiters: [CheckedContinuation<Void, Never>] = []
+        defer { unansweredWaiters.forEach { $0.resume() } }
         let start = state.withLock { state -> InFlight? in
             guard !targets.isEmpty else {
                 state.inFlight?.signal.cancel()
-                unanswered = newWaiters + (state.inFlight?.waiters ?? [])
+                unansweredWaiters = newWaiters + (state.inFlight?.waiters ?? [])
                 state.inFlight = nil
                 state.timer?.cancel()
                 state.timer = nil
                 state.timerDue = false
                 return nil
             }
-            let epochs = Dictionary(targets.map { ($0.id, $0.epoch) }, uniquingKeysWith: { first, _ in first })
+            let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var waiters = newWaiters
             if let inFlight = state.inFlight {
-                // The probe in flight already asks for exactly these paths: let it answer.
-                if epochs.allSatisfy({ inFlight.epochs[$0.key] == $0.value }) && !timerDue {
+                // Unless a path it probes for moved since it started, the probe in flight answers
+                // for everyone: monitors that joined since are added to it, not sent a probe of their own.
+                let moved = byID.contains { id, target in inFlight.targets[id].map { $0.epoch != target.epoch } ?? false }
+                if !moved {
+                    state.inFlight?.targets.merge(byID) { old, _ in old }
                     state.inFlight?.waiters += newWaiters
                     return nil
                 }
@@ -159,11 +189,11 @@ final class ConnectivityProber: Sendable {
                 waiters += inFlight.waiters
                 state.inFlight = nil
             } else if !stale {
-                unanswered = newWaiters
+                unansweredWaiters = newWaiters
                 return nil
             }
             guard let signal = ProbeSignal() else {
-                unanswered = waiters
+                unansweredWaiters = waiters
                 return nil
             }
             state.timer?.cancel()
@@ -171,27 +201,31 @@ final class ConnectivityProber: Sendable {
             state.timerDue = false
             state.nextID &+= 1
             state.started += 1
-            let flight = InFlight(id: state.nextID, signal: signal, epochs: epochs, waiters: waiters)
+            let flight = InFlight(id: state.nextID, signal: signal, targets: byID, waiters: waiters)
             state.inFlight = flight
             return flight
         }
         guard let start else { return }
-        let cores = targets.map(\.core)
         let runner = ProbeRunner(probe: probe, namespace: namespace, resolver: resolver, signal: start.signal)
         worker.async { [weak self] in
             let answer = runner.run()
             guard let self else { return }
-            self.control.async { self.finish(start, answer: answer, cores: cores) }
+            self.control.async { self.finish(start.id, answer: answer) }
         }
     }
 
-    private func finish(_ flight: InFlight, answer: ConnectivityAnswer?, cores: [MonitorCore]) {
+    private func finish(_ id: UInt64, answer: ConnectivityAnswer?) {
         dispatchPrecondition(condition: .onQueue(control))
+        var targets: [Target] = []
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
-            guard let current = state.inFlight, current.id == flight.id else { return nil }
+            guard let current = state.inFlight, current.id == id else { return nil }
             state.inFlight = nil
             guard let answer else { return current.waiters }
-            for (id, epoch) in flight.epochs { state.subscribers[id]?.answeredEpoch = epoch }
+            targets = Array(current.targets.values)
+            for target in targets {
+                state.subscribers[target.id]?.answeredEpoch = target.epoch
+                state.answers[target.key] = answer
+            }
             let delay: Duration
             if answer.connectivity == .full {
                 state.backoff = nil
@@ -207,9 +241,7 @@ final class ConnectivityProber: Sendable {
         guard let waiters else { return }
         defer { waiters.forEach { $0.resume() } }
         guard let answer else { return }
-        for core in cores {
-            if let epoch = flight.epochs[ObjectIdentifier(core)] { core.applyConnectivity(answer, epoch: epoch) }
-        }
+        for target in targets { target.core.applyConnectivity(answer, epoch: target.epoch) }
         reconsider()
     }
 

@@ -31,10 +31,10 @@ extension MonitorCore {
 
     /// The current epoch, when this monitor wants probing now: a probe set, a satisfied path, and
     /// someone listening (scheduled or iterated), unless `evenIfIdle`.
-    func connectivityEpoch(evenIfIdle: Bool = false) -> UInt64? {
+    func connectivityEpoch(evenIfIdle: Bool = false) -> (UInt64, ConnectivityOverlay.Key)? {
         state.withLock { state in
-            guard state.connectivity.wantsProbe, evenIfIdle || state.queue != nil || !state.streams.isEmpty else { return nil }
-            return state.connectivity.epoch
+            guard let key = state.connectivity.key, evenIfIdle || state.queue != nil || !state.streams.isEmpty else { return nil }
+            return (state.connectivity.epoch, key)
         }
     }
 
@@ -48,7 +48,7 @@ extension MonitorCore {
         switch event {
         case .nothing: break
         case .probe(let prober, let epoch): prober.pathChanged(self, epoch: epoch)
-        case .stop(let prober): prober.reconsider()
+        case .stop(let prober): prober.pathWentDown()
         }
     }
 
