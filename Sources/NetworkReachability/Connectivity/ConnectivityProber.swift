@@ -55,9 +55,13 @@ final class ConnectivityProber: Sendable {
         var started = 0
     }
 
-    init(probe: ConnectivityProbe, namespace: NetworkNamespace) {
+    /// Sends nothing: answers come by hand (`MonitorCore.applyConnectivity`), for unit tests.
+    private let isPassive: Bool
+
+    init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false) {
         self.probe = probe
         self.namespace = namespace
+        self.isPassive = passive
         self.resolver = ResolverPool(namespace: namespace)
     }
 
@@ -99,6 +103,7 @@ final class ConnectivityProber: Sendable {
 
     /// Looks again at what the subscribers want, soon, on the control queue; calls coalesce.
     func reconsider() {
+        guard !isPassive else { return }
         let schedule = state.withLock { state -> Bool in
             defer { state.kickScheduled = true }
             return !state.kickScheduled
@@ -109,6 +114,7 @@ final class ConnectivityProber: Sendable {
     /// Probes now for `core` (scheduled or not) and returns once the answer was applied, or at
     /// once when its path is not satisfied.
     func probeNow(for core: MonitorCore) async {
+        guard !isPassive else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             state.withLock { state in
                 state.forced[ObjectIdentifier(core)] = Subscriber(core: core)
