@@ -88,7 +88,7 @@ final class ProbeConnection {
             if signal.isCancelled { throw .cancelled }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw .timedOut("\(what): timed out") }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = left.pollMilliseconds
             var fds = [pollfd(fd: descriptor, events: events, revents: 0),
                        pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, milliseconds)

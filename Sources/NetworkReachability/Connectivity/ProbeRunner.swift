@@ -118,7 +118,7 @@ struct ProbeRunner {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return .failure(.timedOut("resolving '\(probe.host)': timed out")) }
             var fds = [pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 1, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+            _ = poll(&fds, 1, left.pollMilliseconds)
             signal.drain()
         }
     }

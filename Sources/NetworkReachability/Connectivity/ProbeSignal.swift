@@ -48,3 +48,11 @@ final class ProbeSignal: Sendable {
         while read(descriptor, &bytes, bytes.count) > 0 {}
     }
 }
+
+extension Duration {
+    /// A `poll` timeout covering this duration: whole milliseconds, rounded up, so a wait never
+    /// ends just before its deadline and spins.
+    var pollMilliseconds: Int32 {
+        Int32(clamping: components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 + 1)
+    }
+}
