@@ -108,14 +108,12 @@ func probeScenario() throws {
     ])
 }
 
-/// Voluntary and involuntary context switches of every thread of this process, so far.
+/// Voluntary and involuntary context switches of this process so far, its ended threads included
+/// (each `setns` thread of a probe is one): `getrusage(RUSAGE_SELF)`.
 private func contextSwitches() -> Int {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.reduce(0) { total, task in
-        let text = (try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)) ?? ""
-        return total + text.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches") || $0.contains("ctxt_switches:") }
-            .compactMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
-    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_nvcsw + usage.ru_nivcsw
 }
 
 /// When a monitor's flags callback last ran.
