@@ -121,3 +121,23 @@ private final class ConnectivityDelegate: PathMonitorDelegate {
 func openDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
+
+extension ConnectivityScheduleTests {
+    /// A monitor stopped and started again with the same path probes again (its answer may be
+    /// old), and keeps probing every interval.
+    func testRestartWithTheSamePath_probesAgain() throws {
+        try withProbeLab { lab in
+            let monitor = try lab.client.generalMonitor()
+            monitor.connectivityProbe = try ProbeLab.probe()
+            let first = ConnectivityWatch(monitor)
+            XCTAssertTrue(first.wait(for: .full))
+            monitor.cancel()
+            lab.setMode("511")
+            let second = ConnectivityWatch(monitor)
+            defer { monitor.cancel() }
+            XCTAssertTrue(second.wait(for: .portal), "probed again after the restart")
+            lab.setMode("204")
+            XCTAssertTrue(second.wait(for: .full), "and again at the backoff")
+        }
+    }
+}

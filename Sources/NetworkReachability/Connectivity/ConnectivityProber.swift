@@ -194,7 +194,9 @@ final class ConnectivityProber: Sendable {
                 inFlight.signal.cancel()
                 waiters += inFlight.waiters
                 state.inFlight = nil
-            } else if !stale {
+            } else if !stale && state.timer != nil {
+                // No timer means nobody listened since the last answer (every monitor stopped,
+                // then one started again with the same path): that answer may be old, so probe.
                 unansweredWaiters = newWaiters
                 return nil
             }
