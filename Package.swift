@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "NetworkReachability", targets: ["NetworkReachability"]),
         // Apple's names (SCNetworkReachability..., NWPathMonitor) over NetworkReachability.
         .library(name: "ReachabilityCompat", targets: ["ReachabilityCompat"]),
+        // `import SystemConfiguration` on Linux: re-exports ReachabilityCompat. A package that also
+        // builds for Apple's platforms names it with `condition: .when(platforms: [.linux])`.
+        .library(name: "SystemConfiguration", targets: ["SystemConfiguration"]),
         // A PathMonitor as a swift-service-lifecycle Service; the core library does not depend on it.
         .library(name: "NetworkReachabilityService", targets: ["NetworkReachabilityService"]),
         .executable(name: "reachability", targets: ["reachability"]),
@@ -38,6 +41,7 @@ let package = Package(
             ]
         ),
         .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
+        .target(name: "SystemConfiguration", dependencies: ["ReachabilityCompat"]),
         // Ported Apple-style programs; `swift build` builds them, so they stay true.
         // The examples' shared command line (--updates, --timeout), not part of any product.
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
@@ -68,7 +72,7 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability", "ReachabilityCompat"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability", "ReachabilityCompat", "SystemConfiguration"]),
     ],
     swiftLanguageModes: [.v6]
 )

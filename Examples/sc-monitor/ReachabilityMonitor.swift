@@ -6,7 +6,7 @@ import ReachabilityCompat  // was: import SystemConfiguration
 /// address, a context whose `info` is this object, a C callback given as a closure literal, a
 /// dispatch queue, an initial read of the flags, and a check against the previous flags.
 ///
-/// Ported from Apple's platforms by changing the import line and one `#if` around `sin_len`.
+/// Ported from Apple's platforms by changing the import line.
 ///
 /// `@unchecked Sendable`: `previousFlags` is read and written only on `queue`; the other stored
 /// properties are immutable.
@@ -19,9 +19,7 @@ final class ReachabilityMonitor: @unchecked Sendable {
     /// Returns nil when the reachability target cannot be made (`SCError()` says why).
     init?(onChange: @escaping @Sendable (SCNetworkReachabilityFlags) -> Void) {
         var zeroAddress = sockaddr_in()
-        #if !os(Linux)
         zeroAddress.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
         zeroAddress.sin_family = sa_family_t(AF_INET)
         guard let reachability = withUnsafePointer(to: &zeroAddress, {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

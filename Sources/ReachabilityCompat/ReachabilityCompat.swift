@@ -15,9 +15,6 @@ import Synchronization
 public typealias SCNetworkReachability = PathMonitor
 /// `SCNetworkReachabilityFlags`, with Apple's bit values and member names.
 public typealias SCNetworkReachabilityFlags = ReachabilityFlags
-/// `SCNetworkReachabilityContext`: the `info` pointer handed to the callback, with its `retain`
-/// and `release`.
-public typealias SCNetworkReachabilityContext = PathMonitor.Context
 /// `SCNetworkReachabilityCallBack`: a C function; a closure literal that captures nothing converts
 /// to it. Its first argument is the target as an `OpaquePointer` (Apple passes the
 /// `SCNetworkReachability`): `SCNetworkReachabilityGetFlags` accepts it as it is.

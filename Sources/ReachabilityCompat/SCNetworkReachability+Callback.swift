@@ -8,7 +8,8 @@ import Dispatch
 /// The context is copied and its `retain` called on `info` now; the callback receives what
 /// `retain` returned (or `info`, without a `retain`). The context's `release` is called exactly
 /// once: when the callback is replaced or cleared, or the target goes away, after a callback in
-/// flight returns. A closure literal that captures nothing converts to the callback type:
+/// flight returns. The context's `copyDescription` is called when the target is described
+/// (`String(describing: target)`), and the string it returns released. A closure literal that captures nothing converts to the callback type:
 ///
 /// ```swift
 /// SCNetworkReachabilitySetCallback(reachability, { (_, flags, info) in
@@ -26,7 +27,7 @@ public func SCNetworkReachabilitySetCallback(
     _ target: SCNetworkReachability, _ callout: SCNetworkReachabilityCallBack?,
     _ context: UnsafeMutablePointer<SCNetworkReachabilityContext>?
 ) -> Bool {
-    let retained = callout == nil ? nil : context.map { CallbackContext($0.pointee) }
+    let retained = callout == nil ? nil : context.map { $0.pointee.callbackContext }
     TargetRecord.of(target).setCallback(callout, context: retained)
     return true
 }

@@ -31,7 +31,7 @@ public func SCNetworkReachabilityCreateWithName(_ allocator: OpaquePointer?, _ n
 ///
 /// - Parameters:
 ///   - allocator: ignored; pass nil or `kCFAllocatorDefault`.
-///   - address: the socket address; it is copied. Linux's `sockaddr` has no `sin_len`.
+///   - address: the socket address; it is copied. Its length byte (`sin_len`, which Linux keeps nowhere) is not read.
 /// - Returns: the target, or nil with `SCError()` set: `kSCStatusInvalidArgument` for a family
 ///   other than `AF_INET` or `AF_INET6`, a namespace error's code otherwise.
 public func SCNetworkReachabilityCreateWithAddress(_ allocator: OpaquePointer?, _ address: UnsafePointer<sockaddr>) -> SCNetworkReachability? {

@@ -31,6 +31,10 @@ final class TargetRecord: Sendable {
         var schedule = Schedule.none
         /// Bumped whenever the target leaves or joins a schedule: run-loop deliveries of an older one are dropped.
         var generation: UInt64 = 0
+        /// The flags the callout last got in this schedule. Setting a callout makes the target
+        /// deliver its current flags once more (for the new callout); a delivery of the same flags
+        /// that raced with it must not reach the callout a second time.
+        var lastFlags: SCNetworkReachabilityFlags?
     }
 
     private let state = Mutex(State())
@@ -87,8 +91,10 @@ final class TargetRecord: Sendable {
             let old = state.context
             state.callout = callout
             state.context = context
+            state.lastFlags = nil
             return (old, state.target.target)
         }
+        target?.describeContext(context)
         withExtendedLifetime(old) {}
         // A callback set on a scheduled target gets the current state first, as one set before
         // scheduling does: installing the handler again makes the target deliver it.
@@ -105,6 +111,7 @@ final class TargetRecord: Sendable {
             guard let next = allowed(state.schedule) else { return false }
             state.schedule = next
             state.generation &+= 1
+            state.lastFlags = nil
             return true
         }
     }
@@ -123,8 +130,12 @@ final class TargetRecord: Sendable {
             if next.isEmpty {
                 state.schedule = .none
                 state.generation &+= 1
+                state.lastFlags = nil
             } else {
-                if current.isEmpty { state.generation &+= 1 }
+                if current.isEmpty {
+                    state.generation &+= 1
+                    state.lastFlags = nil
+                }
                 state.schedule = .runLoops(next)
             }
             return next
@@ -141,14 +152,15 @@ final class TargetRecord: Sendable {
     /// On the target's delivery queue, with each new flags value.
     private func receive(_ flags: SCNetworkReachabilityFlags) {
         let delivery = state.withLock { state -> Delivery? in
-            guard let target = state.target.target else { return nil }
+            guard let target = state.target.target, state.callout != nil, state.lastFlags != flags else { return nil }
             switch state.schedule {
             case .none:
                 return nil
             case .queue:
-                guard let callout = state.callout else { return nil }
-                return .now(target, callout, state.context)
+                state.lastFlags = flags
+                return .now(target, state.callout!, state.context)
             case .runLoops(let targets):
+                state.lastFlags = flags
                 return .runLoops(targets, generation: state.generation)
             }
         }

@@ -10,15 +10,33 @@
 package final class CallbackContext: @unchecked Sendable {
     package let info: UnsafeMutableRawPointer?
     private let release: (@convention(c) (UnsafeRawPointer) -> Void)?
+    /// Describes `info`, as the context's `copyDescription` does; nil when it has none.
+    private let describeInfo: ((UnsafeRawPointer) -> String?)?
 
     /// Calls the context's `retain` on its `info` (when both are set) and keeps what it returned.
-    package init(_ context: PathMonitor.Context) {
+    /// `describe` (`ReachabilityCompat` passes one over Apple's `copyDescription`) takes the
+    /// place of the context's C-string `copyDescription`.
+    package init(_ context: PathMonitor.Context, describe: ((UnsafeRawPointer) -> String?)? = nil) {
         if let info = context.info, let retain = context.retain {
             self.info = UnsafeMutableRawPointer(mutating: retain(UnsafeRawPointer(info)))
         } else {
             self.info = context.info
         }
         self.release = context.release
+        if let describe {
+            self.describeInfo = describe
+        } else if let copyDescription = context.copyDescription {
+            // The C string stays the caller's: it is copied, never freed.
+            self.describeInfo = { info in copyDescription(info).map { String(cString: $0) } }
+        } else {
+            self.describeInfo = nil
+        }
+    }
+
+    /// The description of the retained `info`, for the target's own description; nil without one.
+    package func describe() -> String? {
+        guard let info, let describeInfo else { return nil }
+        return describeInfo(UnsafeRawPointer(info))
     }
 
     deinit {

@@ -1,6 +1,19 @@
+import Dispatch
+
 /// The monitor's side of connectivity probing (issue 12): the prober's answers enter here and
 /// leave through the same numbered, deduplicated, generation-gated delivery as the engine's paths.
 extension MonitorCore {
+    /// Queues the path `body` makes (`State.enqueue`), for the probe's answers; nothing while a
+    /// host name's placeholder stands (its first real path comes from the engine).
+    func prepareLocked(_ body: (inout State) -> NetworkPath?) -> PendingDelivery? {
+        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            guard let path = body(&state), state.hasState else { return nil }
+            return state.enqueue(path)
+        }
+        guard let (queue, delivery) = work else { return nil }
+        return PendingDelivery(core: self, queue: queue, delivery: delivery)
+    }
+
     /// Sets (or clears) the prober, and re-delivers the current path with the new overlay.
     func setConnectivityProber(_ prober: ConnectivityProber?) {
         var old: ConnectivityProber?
@@ -55,5 +68,13 @@ extension MonitorCore {
     /// The monitor stopped listening (unscheduled, cancelled, torn down): a probe only it wanted stops.
     func connectivityListenersChanged() {
         connectivityProber?.reconsider()
+    }
+}
+
+extension MonitorCore.State {
+    /// Keeps the engine's `path` and returns it with the probe's answer, and what the prober must hear.
+    mutating func takeEnginePath(_ path: NetworkPath) -> (NetworkPath, ConnectivityOverlay.Event) {
+        enginePath = path
+        return connectivity.compose(path)
     }
 }

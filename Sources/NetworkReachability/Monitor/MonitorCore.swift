@@ -26,9 +26,11 @@ final class MonitorCore: Sendable {
     }
 
     struct State {
-        mutating func forgetDeliveredFlags() {
+        /// A newly set flags face gets the current flags again; the other face keeps its own
+        /// record, so it does not get the same flags twice.
+        mutating func forgetDeliveredFlags(handler: Bool) {
             lastQueuedFlags = nil
-            lastDeliveredFlags = nil
+            if handler { lastHandlerFlags = nil } else { lastDeliveredFlags = nil }
         }
 
         mutating func forgetDeliveredPath() {
@@ -36,9 +38,8 @@ final class MonitorCore: Sendable {
             lastDeliveredPath = nil
         }
 
-        /// Makes `path` current, yields it to the streams, and numbers a delivery for the
-        /// callbacks' queue when it differs from the last one queued.
-        fileprivate mutating func enqueue(_ path: NetworkPath) -> (DispatchQueue, Delivery)? {
+        /// Makes `path` current, yields it to the streams, numbers a delivery when it differs from the last queued.
+        mutating func enqueue(_ path: NetworkPath) -> (DispatchQueue, Delivery)? {
             current = path
             for (id, stream) in streams where stream.lastYielded != path {
                 streams[id]?.lastYielded = path
@@ -55,8 +56,10 @@ final class MonitorCore: Sendable {
         }
 
         var current: NetworkPath
-        // Connectivity (issue 12): the engine's last path, and the probe's answer composed onto it.
-        var enginePath: NetworkPath
+        /// False while `current` is a host name's placeholder (its first resolution has not
+        /// finished): nothing is delivered until the engine's first real evaluation.
+        var hasState: Bool
+        var enginePath: NetworkPath  // issue 12: the engine's last path; `current` adds the probe's answer
         var connectivity = ConnectivityOverlay()
         var owner = WeakMonitor()
         var queue: DispatchQueue?
@@ -68,7 +71,11 @@ final class MonitorCore: Sendable {
         /// What the callbacks last saw: on a concurrent queue a skipped older state could otherwise
         /// leave two equal states in a row.
         var lastDeliveredFlags: ReachabilityFlags?
+        /// The same for the flags handler, which may be set apart from the C callback.
+        var lastHandlerFlags: ReachabilityFlags?
         var lastDeliveredPath: NetworkPath?
+        /// What the delegate last saw: setting the path handler redelivers the path, not to the delegate.
+        var lastDelegatePath: NetworkPath?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?
         var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
@@ -79,9 +86,9 @@ final class MonitorCore: Sendable {
         var isTornDown = false
     }
 
-    init(target: MonitorTarget, initial: NetworkPath) {
+    init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true) {
         self.target = target
-        self.state = LockedState(State(current: initial, enginePath: initial))
+        self.state = LockedState(State(current: initial, hasState: hasState, enginePath: initial))
     }
 
     func attach(owner: PathMonitor) {
@@ -96,13 +103,11 @@ final class MonitorCore: Sendable {
     var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
 
     func store(_ path: NetworkPath) {
-        let event = state.withLock { state -> ConnectivityOverlay.Event in
-            state.enginePath = path
-            let (composed, event) = state.connectivity.compose(path) // issue 12
+        connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
+            let (composed, event) = state.takeEnginePath(path) // issue 12
             state.current = composed
             return event
-        }
-        connectivityEvent(event)
+        })
     }
 
     /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
@@ -116,7 +121,7 @@ final class MonitorCore: Sendable {
             let old = state.context
             state.callback = callback
             state.context = callback == nil ? nil : context
-            if callback != nil { state.forgetDeliveredFlags() }
+            if callback != nil { state.forgetDeliveredFlags(handler: false) }
             return old
         }
         withExtendedLifetime(old) {}
@@ -126,7 +131,7 @@ final class MonitorCore: Sendable {
     func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
         state.withLock { state in
             state.flagsHandler = handler
-            if handler != nil { state.forgetDeliveredFlags() }
+            if handler != nil { state.forgetDeliveredFlags(handler: true) }
         }
         if handler != nil { redeliverCurrent() }
     }
@@ -144,8 +149,10 @@ final class MonitorCore: Sendable {
 
     /// A callback set on a scheduled monitor gets the current state first, as one set before
     /// scheduling does: the first delivery may have run before it existed.
+    /// A name still being resolved has nothing to redeliver: its first result comes from the engine.
     private func redeliverCurrent() {
-        receive(current)
+        guard let path = state.withLock({ $0.hasState ? $0.current : nil }) else { return }
+        receive(path)
     }
 
     var delegate: (any PathMonitorDelegate)? {
@@ -164,7 +171,9 @@ final class MonitorCore: Sendable {
             state.lastQueuedFlags = nil
             state.lastQueuedPath = nil
             state.lastDeliveredFlags = nil
+            state.lastHandlerFlags = nil
             state.lastDeliveredPath = nil
+            state.lastDelegatePath = nil
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
         calloutLock.withLock {}
@@ -227,7 +236,7 @@ final class MonitorCore: Sendable {
     struct PendingDelivery: Sendable {
         let core: MonitorCore
         let queue: DispatchQueue
-        fileprivate let delivery: Delivery
+        let delivery: Delivery
 
         func run() { core.deliver(delivery) }
     }
@@ -265,10 +274,10 @@ final class MonitorCore: Sendable {
         var changed = false
         var event = ConnectivityOverlay.Event.nothing
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
-            state.enginePath = enginePath
             let path: NetworkPath
-            (path, event) = state.connectivity.compose(enginePath) // issue 12: the probe's answer, composed under the lock
-            changed = state.current != path
+            (path, event) = state.takeEnginePath(enginePath) // issue 12: the probe's answer, composed under the lock
+            changed = state.current != path || !state.hasState
+            state.hasState = true
             return state.enqueue(path)
         }
         connectivityEvent(event) // issue 12: outside the lock
@@ -276,17 +285,7 @@ final class MonitorCore: Sendable {
         return (PendingDelivery(core: self, queue: queue, delivery: delivery), changed)
     }
 
-    /// Queues `path` when it differs from the last one queued (`State.enqueue`); for the probe's answers.
-    func prepareLocked(_ body: (inout State) -> NetworkPath?) -> PendingDelivery? {
-        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
-            guard let path = body(&state) else { return nil }
-            return state.enqueue(path)
-        }
-        guard let (queue, delivery) = work else { return nil }
-        return PendingDelivery(core: self, queue: queue, delivery: delivery)
-    }
-
-    fileprivate struct Delivery: Sendable {
+    struct Delivery: Sendable {
         var path: NetworkPath
         var sequence: UInt64
         var generation: UInt64
@@ -301,10 +300,15 @@ final class MonitorCore: Sendable {
                 }
                 state.lastDeliveredSequence = delivery.sequence
                 let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
+                let handlerFlagsChanged = state.lastHandlerFlags != delivery.path.flags
                 let pathChanged = state.lastDeliveredPath != delivery.path
+                let delegatePathChanged = state.lastDelegatePath != delivery.path
+                state.lastDelegatePath = delivery.path
                 state.lastDeliveredFlags = delivery.path.flags
+                state.lastHandlerFlags = delivery.path.flags
                 state.lastDeliveredPath = delivery.path
-                return Callouts(flagsChanged: flagsChanged, pathChanged: pathChanged,
+                return Callouts(flagsChanged: flagsChanged, handlerFlagsChanged: handlerFlagsChanged,
+                                pathChanged: pathChanged, delegatePathChanged: delegatePathChanged,
                                 owner: state.owner.monitor, callback: state.callback, context: state.context,
                                 flagsHandler: state.flagsHandler, pathHandler: state.pathHandler,
                                 delegate: state.delegate.delegate)
@@ -316,20 +320,24 @@ final class MonitorCore: Sendable {
                 if let callback = callouts.callback, let owner = callouts.owner {
                     callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), delivery.path.flags, callouts.context?.info)
                 }
+            }
+            if callouts.handlerFlagsChanged {
                 callouts.flagsHandler?(delivery.path.flags)
             }
             if callouts.pathChanged {
                 callouts.pathHandler?(delivery.path)
-                if let delegate = callouts.delegate, let owner = callouts.owner {
-                    delegate.pathMonitor(owner, didUpdate: delivery.path)
-                }
+            }
+            if callouts.delegatePathChanged, let delegate = callouts.delegate, let owner = callouts.owner {
+                delegate.pathMonitor(owner, didUpdate: delivery.path)
             }
         }
     }
 
     private struct Callouts {
         var flagsChanged: Bool
+        var handlerFlagsChanged: Bool
         var pathChanged: Bool
+        var delegatePathChanged: Bool
         var owner: PathMonitor?
         var callback: PathMonitor.Callback?
         var context: CallbackContext?

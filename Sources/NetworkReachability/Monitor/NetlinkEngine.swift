@@ -100,10 +100,16 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Evaluates `target` now, with a fresh snapshot of what the socket has queued. Blocks the caller for one round trip.
     func evaluateNow(_ target: MonitorTarget) -> NetworkPath {
+        evaluateNowNoting(target).path
+    }
+
+    /// `evaluateNow`, also telling whether the path is a state (false: a name still being resolved).
+    func evaluateNowNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
         queue.sync {
             drainAndRefresh()
             // A name whose first resolution has not finished reads as not resolved.
-            return evaluate([target], includingPending: true)[0]!
+            let isPending = resolution(for: target)?.state == .pending
+            return (evaluate([target], includingPending: true)[0]!, !isPending)
         }
     }
 

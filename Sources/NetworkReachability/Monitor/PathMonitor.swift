@@ -24,7 +24,8 @@ public final class PathMonitor: Sendable {
         public var retain: (@convention(c) (UnsafeRawPointer) -> UnsafeRawPointer)?
         /// Called exactly once with the retained `info`, when the callback is replaced or cleared or the monitor goes away.
         public var release: (@convention(c) (UnsafeRawPointer) -> Void)?
-        /// Accepted for source compatibility; never called.
+        /// Called with the retained `info` when the monitor is described (`description`); the
+        /// string it returns is copied and stays the caller's.
         public var copyDescription: (@convention(c) (UnsafeRawPointer) -> UnsafePointer<CChar>?)?
 
         /// Makes a context, as `SCNetworkReachabilityContext(version:info:retain:release:copyDescription:)`.
@@ -47,6 +48,8 @@ public final class PathMonitor: Sendable {
     public typealias Callback = @convention(c) (OpaquePointer, ReachabilityFlags, UnsafeMutableRawPointer?) -> Void
 
     let core: MonitorCore
+    /// Whose `copyDescription` `description` calls: the context of the callback now set.
+    let describedContext = LockedState(DescribedContext())
     /// nil when the non-throwing general-path initialiser could not open its namespace (`setupError` says why).
     let engine: NetlinkEngine?
     /// Why this monitor cannot watch its namespace: set only by the non-throwing
@@ -87,7 +90,9 @@ public final class PathMonitor: Sendable {
         } else {
             self.hostOptions = nil
         }
-        self.core = MonitorCore(target: target, initial: engine.evaluateNow(target))
+        // A name not yet resolved has no state: its placeholder path is never delivered.
+        let (initial, isResolved) = engine.evaluateNowNoting(target)
+        self.core = MonitorCore(target: target, initial: initial, hasState: isResolved)
         core.attach(owner: self)
     }
 
@@ -223,6 +228,7 @@ public final class PathMonitor: Sendable {
     public func setCallback(_ callback: Callback?, context: UnsafeMutablePointer<Context>?) -> Bool {
         let box = (callback != nil) ? context.map { CallbackContext($0.pointee) } : nil
         core.setCallback(callback, context: box)
+        describeContext(box)
         return true
     }
 
