@@ -37,7 +37,20 @@ final class ConnectivityCommandTests: CommandTestCase {
             XCTAssertEqual(limited.status, 1)
             XCTAssertEqual(try path(of: limited.stdout)["connectivity"] as? String, "limited")
 
+            for (mode, expected) in [("bigheader", "limited"), ("slowloris", "limited"), ("endless", "portal")] {
+                lab.setMode(mode)
+                let hostile = try reachability(["check"] + netns + probeArguments())
+                XCTAssertEqual(hostile.status, 1, mode)
+                XCTAssertEqual(try path(of: hostile.stdout)["connectivity"] as? String, expected, mode)
+            }
+
             let connectionsBefore = lab.connections
+            try lab.client.ip("route", "del", "default")
+            let none = try reachability(["check"] + netns + probeArguments())
+            XCTAssertEqual(none.status, 1)
+            XCTAssertEqual(try path(of: none.stdout)["connectivity"] as? String, "none")
+            XCTAssertEqual(lab.connections, connectionsBefore, "no probe without a route")
+            try lab.client.ip("route", "add", "default", "via", ProbeLab.serverAddress)
             let unprobed = try reachability(["check"] + netns)
             XCTAssertEqual(unprobed.status, 0)
             XCTAssertEqual(try path(of: unprobed.stdout)["connectivity"] as? String, "unknown", "in every record")
