@@ -13,11 +13,15 @@ let package = Package(
         .library(name: "SystemConfiguration", targets: ["SystemConfiguration"]),
         // A PathMonitor as a swift-service-lifecycle Service; the core library does not depend on it.
         .library(name: "NetworkReachabilityService", targets: ["NetworkReachabilityService"]),
+        // A FakePathMonitor for users' tests; nothing but the core library.
+        .library(name: "NetworkReachabilityTesting", targets: ["NetworkReachabilityTesting"]),
         .executable(name: "reachability", targets: ["reachability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // CoreMetrics only: an API package without dependencies, as swift-log; see CONTRIBUTING.md.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation --target NetworkReachability`; a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -38,9 +42,11 @@ let package = Package(
                 "CNetlink",
                 "CReachabilityFlags",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
+        .target(name: "NetworkReachabilityTesting", dependencies: ["NetworkReachability"]),
         .target(name: "SystemConfiguration", dependencies: ["ReachabilityCompat"]),
         // Ported Apple-style programs; `swift build` builds them, so they stay true.
         // The examples' shared command line (--updates, --timeout), not part of any product.
@@ -64,15 +70,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability"]),
+        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability", "NetworkReachabilityTesting"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
                 "NetworkReachabilityService",
+                "NetworkReachabilityTesting",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["NetworkReachability", "ReachabilityCompat", "SystemConfiguration"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "NetworkReachability", "ReachabilityCompat", "SystemConfiguration",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

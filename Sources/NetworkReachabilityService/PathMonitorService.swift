@@ -16,15 +16,16 @@ import ServiceLifecycle
 /// first one at once. On graceful shutdown `run()` returns; when the monitored namespace goes
 /// away or cannot be opened it throws, so the group sees the failure. It never returns early.
 public struct PathMonitorService: Service {
-    private let makeMonitor: @Sendable () throws -> PathMonitor
+    private let makeMonitor: @Sendable () throws -> any PathMonitoring
     private let onPath: @Sendable (NetworkPath) async -> Void
 
     /// - Parameters:
     ///   - makeMonitor: makes the monitor when the service runs; default: the general path of the
-    ///     process's namespace (`PathMonitor()`).
+    ///     process's namespace (`PathMonitor()`). A test returns a `FakePathMonitor`
+    ///     (`NetworkReachabilityTesting`) here and drives it path by path.
     ///   - onPath: called with each path, the current one first.
     public init(
-        makeMonitor: @escaping @Sendable () throws -> PathMonitor = { PathMonitor() },
+        makeMonitor: @escaping @Sendable () throws -> any PathMonitoring = { PathMonitor() },
         onPath: @escaping @Sendable (NetworkPath) async -> Void
     ) {
         self.makeMonitor = makeMonitor
@@ -39,7 +40,7 @@ public struct PathMonitorService: Service {
         let monitor = try makeMonitor()
         if let error = monitor.setupError { throw error }
         defer { monitor.cancel() }
-        for await path in monitor.cancelOnGracefulShutdown() {
+        for await path in monitor.paths().cancelOnGracefulShutdown() {
             if path.unsatisfiedReason == .namespaceUnavailable {
                 throw ReachabilityError.namespaceNotFound(path: monitor.namespace.path)
             }

@@ -1,24 +1,29 @@
 import ArgumentParser
 import NetworkReachability
 
-/// `reachability wait [TARGET] [--netns NAME|PATH] [--timeout SECONDS]`: block until reachable.
+/// `reachability wait [TARGET ...] [--any|--all] [--netns NAME|PATH] [--timeout SECONDS]`: block until reachable.
 ///
-/// Exit status 0 as soon as the target is reachable (at once when it already is), 1 when
+/// Exit status 0 as soon as the targets are reachable, all of them at once (`--all`, the default)
+/// or any one (`--any`), at once when they already are; 1 when
 /// `--timeout` passes first, 2 or 64 for bad input. It prints nothing on success, so it fits a
-/// service's `ExecStartPre=`; on a timeout one line on standard error says what the target's
-/// state was. Without `--timeout` it waits for ever; SIGINT and SIGTERM end it by their default action.
+/// service's `ExecStartPre=`; on a timeout one line on standard error says what the state of
+/// each target that kept it waiting was. Without `--timeout` it waits for ever; SIGINT and SIGTERM end it by their default action.
 struct Wait: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Wait until a target is reachable.",
+        abstract: "Wait until targets are reachable: all of them (--all, the default) or any one (--any).",
         discussion: """
-            Exits 0 as soon as TARGET is reachable (with --probe: and connectivity is full), 1 when \
-            --timeout passes first, and 2 or 64 for bad input. Waits for the kernel's events, never polls. Prints nothing unless it times out.
+            Exits 0 as soon as the targets are reachable (all of them, or any with --any; with --probe: \
+            and their connectivity is full), 1 when --timeout passes first, and 2 or 64 for bad input. \
+            Waits for the kernel's events, never polls. Prints nothing unless it times out.
             """
     )
 
-    @Argument(help: ArgumentHelp("An IPv4 or IPv6 address, 0.0.0.0, :: or a host name; none for the general path.",
+    @Argument(help: ArgumentHelp("IPv4 or IPv6 addresses, 0.0.0.0, :: or host names; none for the general path.",
                                  valueName: "target"))
-    var target: String?
+    var targets: [String] = []
+
+    @Flag(help: "Wait until all targets are reachable at once (--all, the default) or any one of them (--any).")
+    var mode: WaitMode = .all
 
     @OptionGroup var namespaceOptions: NamespaceOptions
 
@@ -35,10 +40,19 @@ struct Wait: ParsableCommand, VerboseCommand {
     }
 
     func run() throws {
-        let specification = TargetSpecification(target: target)
-        let session = WaitSession(target: specification.recordTarget, timeout: timeout)
-        let monitor = try specification.makeMonitor(namespace: namespaceOptions.namespace)
-        try probeOptions.configure(monitor)
-        session.run(monitor)
+        let specifications = targets.isEmpty ? [.general] : targets.map { TargetSpecification(target: $0) }
+        let session = WaitSession(targets: specifications.map(\.recordTarget), mode: mode.pathWaitMode, timeout: timeout,
+                                  probing: probeOptions.probe != nil)
+        let monitors = try specifications.map { try $0.makeMonitor(namespace: namespaceOptions.namespace) }
+        try monitors.forEach { try probeOptions.configure($0) }
+        session.run(monitors)
     }
+}
+
+/// `--all` or `--any`.
+enum WaitMode: String, EnumerableFlag {
+    case all
+    case any
+
+    var pathWaitMode: PathWaitMode { self == .all ? .all : .any }
 }

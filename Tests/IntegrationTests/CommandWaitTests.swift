@@ -66,7 +66,7 @@ final class CommandWaitTests: CommandTestCase {
 
     /// Reads the `--verbose` log on stderr until the engine of the wait's namespace has started:
     /// from then on it receives every change.
-    private func awaitEngineStarted(_ running: Running, file: StaticString = #filePath, line: UInt = #line) throws {
+    func awaitEngineStarted(_ running: Running, file: StaticString = #filePath, line: UInt = #line) throws {
         var seen: [String] = []
         while let logLine = running.stderr.nextLine(before: .now() + Self.deadline) {
             if logLine.contains("engine started") { return }

@@ -10,10 +10,7 @@
 enum InterfaceClassifier {
     /// Link kinds that are not Ethernet to a user even when their hardware type says so: tunnels and
     /// virtual devices that carry no traffic of their own (ifb, dummy, nlmon).
-    static let tunnelKinds: Set<String> = [
-        "tun", "wireguard", "ipip", "gre", "gretap", "ip6gre", "ip6gretap", "sit", "ip6tnl", "vti", "vti6",
-        "xfrm", "geneve", "ipoib", "vxlan", "ifb", "dummy", "nlmon", "vcan", "vxcan",
-    ]
+    static let tunnelKinds: Set<String> = NetworkInterface.tunnelKinds.union(["ipoib", "ifb", "dummy", "nlmon", "vcan", "vxcan"])
     static let cellularDrivers: Set<String> = [
         "qmi_wwan", "cdc_mbim", "huawei_cdc_ncm", "sierra_net", "rmnet", "rmnet_ipa", "ipa", "mhi_net",
         "mhi_netdev", "t7xx", "iosm", "cdc_wdm",
@@ -54,6 +51,6 @@ enum InterfaceClassifier {
 
     static func interface(for link: LinkState) -> NetworkInterface {
         NetworkInterface(name: link.name, index: link.index, type: type(of: link),
-                         isExpensive: isExpensive(link), isConstrained: link.traits.isConfiguredConstrained)
+                         isExpensive: isExpensive(link), isConstrained: link.traits.isConfiguredConstrained, kind: link.kind)
     }
 }

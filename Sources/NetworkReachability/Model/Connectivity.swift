@@ -1,6 +1,6 @@
 /// Whether the internet (or the service a probe names) answers over a path: the question the
 /// flags do not answer. See ``ConnectivityProbe``.
-public enum Connectivity: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum Connectivity: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// No probe is configured, or the path changed and has not been probed since.
     case unknown
     /// The path is not satisfied; no probe is sent.

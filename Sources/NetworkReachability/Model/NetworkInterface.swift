@@ -35,14 +35,20 @@ public struct NetworkInterface: Sendable, Hashable, CustomStringConvertible {
     public var isExpensive: Bool
     /// Named as constrained by `InterfacePolicy`.
     public var isConstrained: Bool
+    /// The link's kind as the kernel names it (IFLA_INFO_KIND): `wireguard`, `tun` (tun and tap),
+    /// `ppp`, `vxlan`, `veth`, `bridge`, ...; nil for a physical device and for loopback.
+    /// `isTunnel` says whether it is a tunnel.
+    public var kind: String?
 
     /// Makes an interface value.
-    public init(name: String, index: Int, type: InterfaceType, isExpensive: Bool = false, isConstrained: Bool = false) {
+    public init(name: String, index: Int, type: InterfaceType, isExpensive: Bool = false, isConstrained: Bool = false,
+                kind: String? = nil) {
         self.name = name
         self.index = index
         self.type = type
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
+        self.kind = kind
     }
 
     /// `eth0(2, wiredEthernet)`, with `, expensive` and `, constrained` when they apply.

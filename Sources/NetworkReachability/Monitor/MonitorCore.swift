@@ -314,6 +314,7 @@ final class MonitorCore: Sendable {
                                 delegate: state.delegate.delegate)
             }
             guard let callouts = gate else { return }
+            callouts.owner?.engine?.metrics?.callbackDelivered()
             // `callouts.owner` keeps the monitor alive while its callbacks run: releasing the last
             // reference from inside a callback deallocates it only after they return.
             if callouts.flagsChanged {

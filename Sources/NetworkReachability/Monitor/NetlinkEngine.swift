@@ -44,7 +44,11 @@ final class NetlinkEngine: @unchecked Sendable {
     private var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
     private var secondLook: SecondLook?
-    var counters = EngineCounters()
+    var counters = EngineCounters() {
+        didSet { metrics?.publish(from: oldValue, to: counters) }
+    }
+    /// swift-metrics; nil (and free) when the process bootstrapped no backend.
+    let metrics: EngineMetrics?
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name; stopped with the engine or the namespace.
     private var resolverPoolIfStarted: ResolverPool?
@@ -67,6 +71,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
     init(namespace: NetworkNamespace, identity: NamespaceIdentity) throws(ReachabilityError) {
         self.namespace = namespace
+        self.metrics = EngineMetrics.make(namespace: namespace)
         self.identity = identity
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
@@ -113,13 +118,25 @@ final class NetlinkEngine: @unchecked Sendable {
         }
     }
 
+    /// The path of `target` now, or nil for a host name whose first resolution has not finished:
+    /// one route lookup for an address, never a wait (`ReachabilityManager.startMonitoring()`).
+    func evaluateIfKnown(_ target: MonitorTarget) -> NetworkPath? {
+        queue.sync {
+            drainAndRefresh()
+            return evaluate([target])[0]
+        }
+    }
+
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
     func subscribe(_ core: MonitorCore) {
         queue.sync {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
             // A name still being resolved gets its first callback when the resolution finishes.
-            if let path = evaluate([core.target])[0] { core.receive(path) }
+            if let path = evaluate([core.target])[0] {
+                core.receive(path)
+                metrics?.record(path, of: core.target)
+            }
         }
     }
 
@@ -265,6 +282,7 @@ final class NetlinkEngine: @unchecked Sendable {
     }
 
     private func count(_ result: DrainResult) {
+        counters.kernelEvents += result.messages
         if result.forgedDropped > 0 {
             counters.forgedMessagesDropped += result.forgedDropped
             logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])
@@ -333,7 +351,7 @@ final class NetlinkEngine: @unchecked Sendable {
             guard let path else { return }
             let core = cores[position]
             let (prepared, changed) = core.prepareNoting(path)
-            if !changed { unchanged.append(core) }
+            if changed { metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             guard let delivery = prepared else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
@@ -504,6 +522,7 @@ extension NetlinkEngine {
 
 /// What the engine has done, for tests, logs and benchmarks.
 struct EngineCounters: Sendable, Equatable {
+    var kernelEvents = 0
     var lookups = 0
     var reevaluations = 0
     var overruns = 0

@@ -20,11 +20,22 @@ extension PathMonitor: AsyncSequence {
     /// Iterating starts monitoring: each iteration is a subscription of its own, whose first element
     /// is the current path, then one per change of the path. It ends when the monitor is cancelled
     /// (`cancel()`); when the consuming task is cancelled, its subscription ends and nothing is left behind.
+    /// It keeps the newest 64 paths while the consumer is busy; `paths(bufferingPolicy:)` chooses.
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self, bufferingPolicy: .bufferingNewest(64))
+        Iterator(monitor: self, paths: paths(bufferingPolicy: Self.defaultBufferingPolicy).makeAsyncIterator())
+    }
+
+    /// What iterating a monitor keeps while its consumer is busy.
+    static let defaultBufferingPolicy = AsyncStream<NetworkPath>.Continuation.BufferingPolicy.bufferingNewest(64)
+
+    /// A subscription of its own, as iterating the monitor makes, with a buffering policy of your
+    /// choice: `.unbounded` for a consumer that must not lose a path, `.bufferingNewest(1)` for one
+    /// that must not lag. The sequence does not hold the monitor: keep it while you iterate.
+    public func paths(bufferingPolicy: AsyncStream<NetworkPath>.Continuation.BufferingPolicy) -> AsyncStream<NetworkPath> {
+        let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self, bufferingPolicy: bufferingPolicy)
         guard let id = core.addStream(continuation) else {
             continuation.finish()
-            return Iterator(monitor: self, paths: stream.makeAsyncIterator())
+            return stream
         }
         let core = self.core
         let engine = self.engine
@@ -35,6 +46,6 @@ extension PathMonitor: AsyncSequence {
         }
         subscribe()
         core.connectivityListenersChanged() // issue 12
-        return Iterator(monitor: self, paths: stream.makeAsyncIterator())
+        return stream
     }
 }

@@ -133,7 +133,8 @@ public final class ReachabilityManager: Sendable {
 
     // MARK: - Status
 
-    /// The last status delivered, `.unknown` until monitoring has evaluated once.
+    /// The current status: `.unknown` until `startMonitoring()`, which sets it before it returns;
+    /// then the last status delivered.
     ///
     /// It is set on the manager's queue just before the block runs, and kept by `stopMonitoring()`.
     public var status: ReachabilityStatus {
@@ -173,13 +174,20 @@ public final class ReachabilityManager: Sendable {
 
     /// Starts monitoring, or restarts it: the current status is delivered first (even when it equals
     /// the last one, and even when it is "Not Reachable"), then each change.
+    ///
+    /// `status` is the current one when this returns, not `.unknown`: an address target costs one
+    /// route lookup here. A host name whose first resolution has not finished keeps its status
+    /// until the first callback. The block, the delegate and the notification of that first status
+    /// still follow on the queue, once.
     public func startMonitoring() {
         guard let monitor else { return }
         // AFNetworking's startMonitoring stops first; once unschedule returns, no old callback starts.
         monitor.unschedule()
+        let known = monitor.knownPathNow()
         state.withLock { state in
             state.isMonitoring = true
             state.lastDelivered = nil
+            if let known { state.status = ReachabilityStatus(flags: known.flags) }
         }
         monitor.setCallback { [weak self] flags in
             self?.monitorDidUpdate(flags)

@@ -26,6 +26,8 @@ struct DrainResult: Sendable, Equatable {
     var overrun = false
     /// Messages not sent by the kernel (sender port not 0), dropped unread.
     var forgedDropped = 0
+    /// Messages from the kernel, read.
+    var messages = 0
 
     var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun }
 }
@@ -99,6 +101,7 @@ final class KernelEventSocket {
                 inbox.result.forgedDropped += 1
                 return Int32(NL_SKIP.rawValue)
             }
+            inbox.result.messages += 1
             let header = nlmsg_hdr(message)!
             switch Int32(header.pointee.nlmsg_type) {
             case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):

@@ -1,0 +1,71 @@
+import Foundation
+import NetworkReachability
+import NetworkReachabilityTesting
+import XCTest
+
+/// Paths, interfaces, flags and statuses encode with the keys of `reachability --json` records
+/// and decode back unchanged.
+final class CodableTests: XCTestCase {
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    func testPath_roundTrips_withTheRecordsKeys() throws {
+        // Given: a host name's satisfied path over an expensive interface
+        var path = NetworkPath.online(via: .fakeCellular)
+        path.resolvedAddresses = ["192.0.2.10"]
+        path.resolvedAddressesAreStale = true
+
+        // When
+        let data = try encoder.encode(path)
+        let decoded = try JSONDecoder().decode(NetworkPath.self, from: data)
+
+        // Then: the same value, and the record's path keys, plus flags and the addresses
+        XCTAssertEqual(decoded, path)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), Self.recordPathKeys.union(["flags", "addresses", "addressesAreStale"]))
+        XCTAssertEqual(object["flags"] as? [String], ["reachable", "isWWAN"])
+        XCTAssertEqual(object["status"] as? String, "satisfied")
+    }
+
+    func testUnsatisfiedPath_encodesNullsAsARecordDoes() throws {
+        let text = String(decoding: try encoder.encode(NetworkPath.offline(.linkDown)), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""interface":null"#), text)
+        XCTAssertTrue(text.contains(#""unsatisfiedReason":"linkDown""#), text)
+        XCTAssertFalse(text.contains("addresses"), "no addresses for an address target: \(text)")
+        XCTAssertEqual(try JSONDecoder().decode(NetworkPath.self, from: Data(text.utf8)), .offline(.linkDown))
+    }
+
+    func testInterface_encodesNameIndexType_andTraitsOnlyWhenSet() throws {
+        let plain = String(decoding: try encoder.encode(NetworkInterface.fakeEthernet), as: UTF8.self)
+        XCTAssertEqual(plain, #"{"index":2,"name":"eth0","type":"wiredEthernet"}"#)
+        let expensive = try encoder.encode(NetworkInterface.fakeCellular)
+        XCTAssertEqual(try JSONDecoder().decode(NetworkInterface.self, from: expensive), .fakeCellular)
+    }
+
+    func testFlags_encodeAsNames_andDecodeFromNamesOrTheRawNumber() throws {
+        let flags: ReachabilityFlags = [.reachable, .isDirect]
+        XCTAssertEqual(String(decoding: try encoder.encode(flags), as: UTF8.self), #"["reachable","isDirect"]"#)
+        XCTAssertEqual(try JSONDecoder().decode(ReachabilityFlags.self, from: Data("131074".utf8)), flags)
+        XCTAssertThrowsError(try JSONDecoder().decode(ReachabilityFlags.self, from: Data(#"["reachible"]"#.utf8))) { error in
+            XCTAssertTrue("\(error)".contains("'reachible' is not a flag"), "\(error)")
+        }
+    }
+
+    func testStatus_encodesTheCaseName() throws {
+        for status in [ReachabilityStatus.unknown, .notReachable, .reachableViaWWAN, .reachableViaWiFi] {
+            let data = try encoder.encode(status)
+            XCTAssertEqual(String(decoding: data, as: UTF8.self), "\"\(status)\"")
+            XCTAssertEqual(try JSONDecoder().decode(ReachabilityStatus.self, from: data), status)
+        }
+        XCTAssertThrowsError(try JSONDecoder().decode(ReachabilityStatus.self, from: Data(#""online""#.utf8)))
+    }
+
+    /// The keys of a record's `path` object, as cli.md lists them, and connectivity.md's two.
+    static let recordPathKeys: Set<String> = [
+        "status", "unsatisfiedReason", "interface", "gateways", "availableInterfaces", "isExpensive",
+        "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL",
+    ]
+}
