@@ -10,7 +10,7 @@
 /// equal probes share one prober.
 ///
 /// ```swift
-/// let probe = try ConnectivityProbe(url: "http://connectivity-check.ubuntu.com/", expecting: "")
+/// let probe = try ConnectivityProbe(url: "http://connectivity-check.ubuntu.com/")  // answers 204
 /// ```
 public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     /// The kind of probe, from the URL's scheme.
