@@ -12,7 +12,7 @@ enum ProbeVerdict {
             return ConnectivityAnswer(connectivity: .full, source: source, detail: "status 204")
         }
         if head.status == 200, let expected = probe.expectedText {
-            if expected.isEmpty || contains(body, Array(expected.utf8)) {
+            if contains(body, Array(expected.utf8)) {
                 return ConnectivityAnswer(connectivity: .full, source: source, detail: "status 200 with the expected text")
             }
             return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200 without the expected text")

@@ -42,11 +42,11 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - url: `http://HOST[:PORT][/PATH]` or `tcp://HOST:PORT`; an IPv6 host in brackets.
-    ///   - expecting: for `http://`, a text a status 200 body must contain; default nil.
+    ///   - expecting: for `http://`, a text (not empty) a status 200 body must contain; default nil.
     ///   - timeout: the deadline of one probe, more than zero; default 5 s.
     ///   - interval: the time between probes while `full`, at least the timeout; default 300 s.
     /// - Throws: `ReachabilityError.invalidProbe` naming what is wrong: another scheme, no host,
-    ///   no or a zero port, a space or control character, a bad timeout or interval.
+    ///   no or a zero port, a space or control character, an empty expected text, a bad timeout or interval.
     public init(url: String, expecting: String? = nil, timeout: Duration = .seconds(5),
                 interval: Duration = .seconds(300)) throws(ReachabilityError) {
         let parts = try ProbeURL.parse(url)
@@ -55,6 +55,9 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
         }
         guard timeout > .zero else { throw .invalidProbe(url, reason: "the timeout must be more than zero") }
         guard interval >= timeout else { throw .invalidProbe(url, reason: "the interval must be at least the timeout") }
+        if expecting?.isEmpty == true {
+            throw .invalidProbe(url, reason: "the expected text is empty (any status 200 would pass, a portal's page too)")
+        }
         if let expecting, expecting.utf8.count > ProbeLimits.bodyBytes {
             throw .invalidProbe(url, reason: "the expected text is longer than \(ProbeLimits.bodyBytes) bytes")
         }

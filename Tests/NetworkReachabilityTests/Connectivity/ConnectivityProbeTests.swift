@@ -36,6 +36,7 @@ final class ConnectivityProbeTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try ConnectivityProbe(url: "tcp://h:1", expecting: "x"))
+        XCTAssertThrowsError(try ConnectivityProbe(url: "http://h/", expecting: ""))
         XCTAssertThrowsError(try ConnectivityProbe(url: "http://h/", timeout: .zero))
         XCTAssertThrowsError(try ConnectivityProbe(url: "http://h/", timeout: .seconds(10), interval: .seconds(5)))
     }
