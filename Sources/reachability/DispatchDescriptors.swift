@@ -11,7 +11,7 @@ import Musl
 /// source is activated, and traps (SIGILL in `_dispatch_epoll_init`) when it cannot: a process
 /// short of descriptors would die by a signal instead of saying why. So `watch`, `wait` and
 /// `demo` open and close that many descriptors first and fail with one line if they cannot. (The
-/// library itself activates no dispatch source: it waits in its own `poll` loop.)
+/// engine activates no dispatch source: it waits in its own `poll` loop.)
 enum DispatchDescriptors {
     /// epoll, eventfd, signalfd and one timerfd.
     static let needed = 4

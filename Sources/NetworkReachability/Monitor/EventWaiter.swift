@@ -15,7 +15,7 @@ import Glibc
 /// does. One thread per namespace monitored, asleep in `poll` otherwise.
 ///
 /// The engine's other descriptors (the resolver-configuration inotify, the namespace-vanish
-/// inotify or pidfd) are watched in the same `poll` (`watch(_:onReadable:)`): the library
+/// inotify or pidfd) are watched in the same `poll` (`watch(_:onReadable:)`): the engine
 /// activates no `DispatchSource`, so it never needs libdispatch's epoll descriptor, whose
 /// creation traps when descriptors run out, and a watch costs no dispatch memory.
 final class EventWaiter: DescriptorWatching {

@@ -9,23 +9,23 @@ import Dispatch
 /// goes away, and its `deinit` unsubscribes the core.
 final class MonitorCore: Sendable {
     let target: MonitorTarget
-    private let state: LockedState<State>
+    let state: LockedState<State>
     private let calloutLock = CalloutLock()
 
-    private struct WeakMonitor {
+    struct WeakMonitor {
         weak var monitor: PathMonitor?
     }
 
-    private struct WeakDelegate {
+    struct WeakDelegate {
         weak var delegate: (any PathMonitorDelegate)?
     }
 
-    private struct Stream {
+    struct Stream {
         var continuation: AsyncStream<NetworkPath>.Continuation
         var lastYielded: NetworkPath?
     }
 
-    private struct State {
+    struct State {
         /// A newly set flags face gets the current flags again; the other face keeps its own
         /// record, so it does not get the same flags twice.
         mutating func forgetDeliveredFlags(handler: Bool) {
@@ -38,10 +38,29 @@ final class MonitorCore: Sendable {
             lastDeliveredPath = nil
         }
 
+        /// Makes `path` current, yields it to the streams, numbers a delivery when it differs from the last queued.
+        mutating func enqueue(_ path: NetworkPath) -> (DispatchQueue, Delivery)? {
+            current = path
+            for (id, stream) in streams where stream.lastYielded != path {
+                streams[id]?.lastYielded = path
+                stream.continuation.yield(path)
+            }
+            guard let queue else { return nil }
+            let flagsChanged = lastQueuedFlags != path.flags
+            let pathChanged = lastQueuedPath != path
+            guard flagsChanged || pathChanged else { return nil }
+            lastQueuedFlags = path.flags
+            lastQueuedPath = path
+            sequence &+= 1
+            return (queue, Delivery(path: path, sequence: sequence, generation: generation))
+        }
+
         var current: NetworkPath
         /// False while `current` is a host name's placeholder (its first resolution has not
         /// finished): nothing is delivered until the engine's first real evaluation.
         var hasState: Bool
+        var enginePath: NetworkPath  // issue 12: the engine's last path; `current` adds the probe's answer
+        var connectivity = ConnectivityOverlay()
         var owner = WeakMonitor()
         var queue: DispatchQueue?
         var generation: UInt64 = 0
@@ -69,7 +88,7 @@ final class MonitorCore: Sendable {
 
     init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true) {
         self.target = target
-        self.state = LockedState(State(current: initial, hasState: hasState))
+        self.state = LockedState(State(current: initial, hasState: hasState, enginePath: initial))
     }
 
     func attach(owner: PathMonitor) {
@@ -84,7 +103,11 @@ final class MonitorCore: Sendable {
     var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
 
     func store(_ path: NetworkPath) {
-        state.withLock { $0.current = path }
+        connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
+            let (composed, event) = state.takeEnginePath(path) // issue 12
+            state.current = composed
+            return event
+        })
     }
 
     /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
@@ -213,7 +236,7 @@ final class MonitorCore: Sendable {
     struct PendingDelivery: Sendable {
         let core: MonitorCore
         let queue: DispatchQueue
-        fileprivate let delivery: Delivery
+        let delivery: Delivery
 
         func run() { core.deliver(delivery) }
     }
@@ -247,30 +270,22 @@ final class MonitorCore: Sendable {
     }
 
     /// `prepare`, also telling whether `path` differs from the current one (one lock for both).
-    func prepareNoting(_ path: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
+    func prepareNoting(_ enginePath: NetworkPath) -> (delivery: PendingDelivery?, changed: Bool) {
         var changed = false
+        var event = ConnectivityOverlay.Event.nothing
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            let path: NetworkPath
+            (path, event) = state.takeEnginePath(enginePath) // issue 12: the probe's answer, composed under the lock
             changed = state.current != path || !state.hasState
-            state.current = path
             state.hasState = true
-            for (id, stream) in state.streams where stream.lastYielded != path {
-                state.streams[id]?.lastYielded = path
-                stream.continuation.yield(path)
-            }
-            guard let queue = state.queue else { return nil }
-            let flagsChanged = state.lastQueuedFlags != path.flags
-            let pathChanged = state.lastQueuedPath != path
-            guard flagsChanged || pathChanged else { return nil }
-            state.lastQueuedFlags = path.flags
-            state.lastQueuedPath = path
-            state.sequence &+= 1
-            return (queue, Delivery(path: path, sequence: state.sequence, generation: state.generation))
+            return state.enqueue(path)
         }
+        connectivityEvent(event) // issue 12: outside the lock
         guard let (queue, delivery) = work else { return (nil, changed) }
         return (PendingDelivery(core: self, queue: queue, delivery: delivery), changed)
     }
 
-    fileprivate struct Delivery: Sendable {
+    struct Delivery: Sendable {
         var path: NetworkPath
         var sequence: UInt64
         var generation: UInt64
