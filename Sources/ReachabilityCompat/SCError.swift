@@ -78,6 +78,8 @@ func scStatus(for error: ReachabilityError) -> Int32 {
     switch error {
     case .invalidAddress, .invalidSocketAddress, .invalidHostName:
         return Int32(kSCStatusInvalidArgument)
+    case .invalidProbe:
+        return Int32(kSCStatusInvalidArgument)
     case .namespaceNotFound:
         return ENOENT
     case .namespaceNotEnterable(_, _, let code):

@@ -34,7 +34,7 @@ struct OutputOptions: ParsableArguments {
     var json = false
 
     /// The formatter for records of `targets` (the strings records will carry).
-    func formatter(targets: [String]) -> any RecordFormatter {
-        makeRecordFormatter(json: json, targets: targets)
+    func formatter(targets: [String], probing: Bool = false) -> any RecordFormatter {
+        makeRecordFormatter(json: json, targets: targets, probing: probing)
     }
 }

@@ -37,6 +37,7 @@ struct Demo: ParsableCommand, VerboseCommand {
     }
 
     func run() throws {
+        try DispatchDescriptors.ensureAvailable()
         try DemoSession(duration: duration, interval: interval).run()
     }
 }

@@ -12,6 +12,8 @@ struct HumanRecordFormatter: RecordFormatter {
     var targetWidth: Int
     /// Whether to add ANSI colours.
     var colour: Bool
+    /// `--probe`: a column with the connectivity word (and the portal's URL) after the gateways.
+    var showsConnectivity = false
 
     /// The widest status word, `reachableViaWiFi`.
     private static let statusWidth = 16
@@ -29,7 +31,11 @@ struct HumanRecordFormatter: RecordFormatter {
             Self.padded(path.interface?.name ?? "-", to: Self.interfaceWidth),
             path.gateways.isEmpty ? "-" : path.gateways.map(\.addressString).joined(separator: ","),
         ]
-        return columns.joined(separator: "  ") + "\n"
+        var line = columns
+        if showsConnectivity {
+            line.append(path.connectivity.description + (path.portalURL.map { " \($0)" } ?? ""))
+        }
+        return line.joined(separator: "  ") + "\n"
     }
 
     private static let dim = "2"

@@ -36,6 +36,8 @@ struct JSONRecordFormatter: RecordFormatter {
             ("supportsIPv4", .bool(path.supportsIPv4)),
             ("supportsIPv6", .bool(path.supportsIPv6)),
             ("supportsDNS", .bool(path.supportsDNS)),
+            ("connectivity", .string(path.connectivity.description)),
+            ("portalURL", .string(path.portalURL)),
         ])
     }
 

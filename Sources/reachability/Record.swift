@@ -22,7 +22,9 @@ protocol RecordFormatter: Sendable {
 /// - Parameters:
 ///   - json: `--json`: one JSON object per line.
 ///   - targets: the record targets that will be printed, so human columns line up.
-func makeRecordFormatter(json: Bool, targets: [String]) -> any RecordFormatter {
+///   - probing: `--probe` was given: human lines show the connectivity word.
+func makeRecordFormatter(json: Bool, targets: [String], probing: Bool = false) -> any RecordFormatter {
     if json { return JSONRecordFormatter() }
-    return HumanRecordFormatter(targetWidth: targets.map(\.count).max() ?? 1, colour: StandardStreams.wantsColour)
+    return HumanRecordFormatter(targetWidth: targets.map(\.count).max() ?? 1, colour: StandardStreams.wantsColour,
+                                showsConnectivity: probing)
 }

@@ -12,8 +12,9 @@ struct Wait: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         abstract: "Wait until targets are reachable: all of them (--all, the default) or any one (--any).",
         discussion: """
-            Exits 0 as soon as the targets are reachable (all of them, or any with --any), 1 when --timeout passes first, and 2 or 64 for \
-            bad input. Waits for the kernel's events, never polls. Prints nothing unless it times out.
+            Exits 0 as soon as the targets are reachable (all of them, or any with --any; with --probe: \
+            and their connectivity is full), 1 when --timeout passes first, and 2 or 64 for bad input. \
+            Waits for the kernel's events, never polls. Prints nothing unless it times out.
             """
     )
 
@@ -29,6 +30,7 @@ struct Wait: ParsableCommand, VerboseCommand {
     @Option(help: ArgumentHelp("Give up with status 1 after this many seconds; default: wait for ever.", valueName: "seconds"))
     var timeout: Double?
 
+    @OptionGroup var probeOptions: ProbeOptions
     @OptionGroup var loggingOptions: LoggingOptions
 
     func validate() throws {
@@ -39,8 +41,11 @@ struct Wait: ParsableCommand, VerboseCommand {
 
     func run() throws {
         let specifications = targets.isEmpty ? [.general] : targets.map { TargetSpecification(target: $0) }
-        let session = WaitSession(targets: specifications.map(\.recordTarget), mode: mode.pathWaitMode, timeout: timeout)
+        try DispatchDescriptors.ensureAvailable()
+        let session = WaitSession(targets: specifications.map(\.recordTarget), mode: mode.pathWaitMode, timeout: timeout,
+                                  probing: probeOptions.probe != nil)
         let monitors = try specifications.map { try $0.makeMonitor(namespace: namespaceOptions.namespace) }
+        try monitors.forEach { try probeOptions.configure($0) }
         session.run(monitors)
     }
 }

@@ -24,7 +24,8 @@ struct WaitSession {
     ///   - targets: the targets as records print them, for the timeout's message.
     ///   - mode: `--all` (every target reachable at once) or `--any` (one is enough).
     ///   - timeout: `--timeout` in seconds, from now; nil to wait for ever.
-    init(targets: [String], mode: PathWaitMode, timeout: Double?) {
+    ///   - probing: `--probe` was given: a target is done when reachable with connectivity `full`.
+    init(targets: [String], mode: PathWaitMode, timeout: Double?, probing: Bool = false) {
         let lastPaths = LastPaths(count: targets.count)
         self.lastPaths = lastPaths
         self.mode = mode
@@ -37,7 +38,7 @@ struct WaitSession {
         timer.setEventHandler {
             let paths = lastPaths.value.withLock { $0 }
             // Only the targets that kept the wait going: all of them under --any, the unreachable ones under --all.
-            let pending = zip(targets, paths).filter { !($0.1?.reachabilityStatus.isReachable ?? false) }.map { target, path in
+            let pending = zip(targets, paths).filter { !($0.1?.meetsGoal(probing: probing) ?? false) }.map { target, path in
                 (target, path.map(Self.summary(of:)) ?? "no state yet")
             }
             let within = "not reachable within \(formatSeconds(timeout)) s"
@@ -58,10 +59,11 @@ struct WaitSession {
         let lastPaths = self.lastPaths
         let mode = self.mode
         for (index, monitor) in monitors.enumerated() {
+            let probing = monitor.connectivityProbe != nil
             monitor.pathUpdateHandler = { path in
                 let reachable = lastPaths.value.withLock { paths -> [Bool] in
                     paths[index] = path
-                    return paths.map { $0?.reachabilityStatus.isReachable ?? false }
+                    return paths.map { $0?.meetsGoal(probing: probing) ?? false }
                 }
                 if mode == .all ? reachable.allSatisfy({ $0 }) : reachable[index] {
                     exit(0)
@@ -78,6 +80,7 @@ struct WaitSession {
     private static func summary(of path: NetworkPath) -> String {
         var text = "last: \(path.reachabilityStatus), \(path.status)"
         if let reason = path.unsatisfiedReason { text += ": \(reason)" }
+        if path.connectivity != .unknown { text += ", connectivity \(path.connectivity)" }
         return text
     }
 }

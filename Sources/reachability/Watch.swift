@@ -17,6 +17,7 @@ struct Watch: ParsableCommand, VerboseCommand {
 
     @OptionGroup var namespaceOptions: NamespaceOptions
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var probeOptions: ProbeOptions
     @OptionGroup var loggingOptions: LoggingOptions
 
     @Option(help: ArgumentHelp("Stop after printing this many records, across all targets.", valueName: "n"))
@@ -37,15 +38,17 @@ struct Watch: ParsableCommand, VerboseCommand {
     func run() throws {
         let specifications = targets.isEmpty ? [.general] : targets.map { TargetSpecification(target: $0) }
         let printer = RecordPrinter(
-            formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget)),
+            formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget), probing: probeOptions.probe != nil),
             limit: count
         )
+        try DispatchDescriptors.ensureAvailable()
         let session = WatchSession(printer: printer, timeout: timeout)
         let namespace = namespaceOptions.namespace
         // Every target is checked before anything is printed: bad input prints no record.
         let monitors = try specifications.map { specification in
             (specification: specification, monitor: try specification.makeMonitor(namespace: namespace))
         }
+        try monitors.forEach { try probeOptions.configure($0.monitor) }
         session.run(monitors)
     }
 }

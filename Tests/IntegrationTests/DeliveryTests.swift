@@ -63,48 +63,33 @@ final class DeliveryTests: XCTestCase {
     // MARK: 2. Never the same flags twice in a row
 
     func testSameFlags_areNeverDeliveredTwiceInARow() throws {
-        try withNamespace { ns in
-            // Given a scheduled monitor of an on-link address
-            let plan = AddressPlan.ipv4
-            try ns.addLAN(plan)
-            let monitor = try ns.monitor(plan.onLink)
-            let flags = Recorder<ReachabilityFlags>()
-            let paths = Recorder<NetworkPath>()
-            monitor.record(flags: flags, paths: paths)
-            let queue = callbackQueue()
-            monitor.setDispatchQueue(queue)
-            flags.wait(forLast: [.reachable, .isDirect])
-            let before = monitor.engine!.currentCounters.reevaluations
+        // Given a scheduled monitor of an on-link address
+        try withScheduledMonitor(.ipv4, of: \.onLink, firstFlags: [.reachable, .isDirect]) { given in
+            let (ns, plan, flags) = (given.ns, given.plan, given.flags)
+            let before = given.monitor.engine!.currentCounters.reevaluations
             // When the kernel changes in ways that leave the target's flags alone (the engine re-evaluates)
             try ns.addAddress("10.9.0.3/24", to: "v0")
             try ns.ip("route", "add", plan.net(30), "via", plan.gateway, "dev", "v0")
             try ns.addVeth("v5", addresses: ["10.59.0.2/24"])
             try waitUntil("the engine re-evaluated after the changes") {
-                monitor.engine!.currentCounters.reevaluations > before
+                given.monitor.engine!.currentCounters.reevaluations > before
             }
             // And then in one way that changes them
             try ns.ip("link", "set", "v0p", "down")
             flags.wait(forLast: [.reachable, .connectionRequired, .isDirect])
-            settle(monitor, queue)
+            given.settle()
             // Then the flags callback ran once per distinct state, and no path came twice in a row
             XCTAssertEqual(flags.all, [[.reachable, .isDirect], [.reachable, .connectionRequired, .isDirect]], names(flags.all))
-            XCTAssertNil(firstRepeat(in: paths.all), "the same path twice in a row: \(paths.all)")
-            monitor.unschedule()
+            XCTAssertNil(firstRepeat(in: given.paths.all), "the same path twice in a row: \(given.paths.all)")
         }
     }
 
     // MARK: 3. Order
 
     func testConcurrentQueue_neverDeliversAnOlderStateAfterANewerOne() throws {
-        try withNamespace { ns in
-            // Given a monitor scheduled on a concurrent queue
-            let plan = AddressPlan.ipv4
-            try ns.addLAN(plan)
-            let monitor = try ns.monitor(plan.onLink)
-            let flags = Recorder<ReachabilityFlags>()
-            monitor.record(flags: flags)
-            let queue = callbackQueue(concurrent: true)
-            monitor.setDispatchQueue(queue)
+        // Given a monitor scheduled on a concurrent queue
+        try withScheduledMonitor(.ipv4, of: \.onLink, concurrent: true) { given in
+            let (ns, flags) = (given.ns, given.flags)
             flags.wait(forCount: 1)
             // When the carrier flaps quickly and ends down
             for _ in 0..<10 {
@@ -116,15 +101,14 @@ final class DeliveryTests: XCTestCase {
             let final: ReachabilityFlags = [.reachable, .connectionRequired, .isDirect]
             flags.wait(forLast: final)
             // A fresh evaluation drains what the kernel sent; then everything queued has run
-            XCTAssertEqual(try ns.monitor(plan.onLink).flags(), final)
-            settle(monitor, queue)
+            XCTAssertEqual(try ns.monitor(given.plan.onLink).flags(), final)
+            given.settle()
             // Then the last state delivered is the newest, and no state repeats (which an older
             // state overtaking a newer one would cause, the states alternating)
             let seen = flags.all
             XCTAssertEqual(seen.first, [.reachable, .isDirect], names(seen))
             XCTAssertEqual(seen.last, final, "an older state arrived last: \(names(seen))")
             XCTAssertNil(firstRepeat(in: seen), "same flags twice in a row: \(names(seen))")
-            monitor.unschedule()
         }
     }
 

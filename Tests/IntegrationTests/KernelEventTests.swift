@@ -34,28 +34,21 @@ final class KernelEventTests: XCTestCase {
     func testDefaultRouteRemovedAndAdded_zeroAddressFollows_IPv6() throws { try defaultRouteRemovedAndAdded(.ipv6) }
 
     private func defaultRouteRemovedAndAdded(_ plan: AddressPlan, function: String = #function) throws {
-        try withNamespace(function) { ns in
-            // Given a scheduled monitor of the zero address, with a default route
-            try ns.addLAN(plan)
+        // Given a scheduled monitor of the zero address, with a default route
+        try withScheduledMonitor(plan, of: \.zero, firstFlags: [.reachable], function: function, given: { ns in
             try ns.ip(plan.family, "route", "add", "default", "via", plan.gateway, "dev", "v0")
-            let monitor = try ns.monitor(plan.zero)
-            let flags = Recorder<ReachabilityFlags>()
-            let paths = Recorder<NetworkPath>()
-            monitor.record(flags: flags, paths: paths)
-            let queue = callbackQueue()
-            monitor.start(queue: queue)
-            flags.wait(forLast: [.reachable])
+        }) { given in
+            let (ns, flags, paths) = (given.ns, given.flags, given.paths)
             // When the default route goes, then comes back
             try ns.ip(plan.family, "route", "del", "default")
             flags.wait(forLast: [])
             try ns.ip(plan.family, "route", "add", "default", "via", plan.gateway, "dev", "v0")
             flags.wait(forLast: [.reachable])
-            settle(monitor, queue)
+            given.settle()
             // Then
             XCTAssertEqual(flags.all, [[.reachable], [], [.reachable]], names(flags.all))
             XCTAssertEqual(paths.all.map(\.status), [.satisfied, .unsatisfied, .satisfied], "\(paths.all)")
             XCTAssertEqual(paths.all.map(\.unsatisfiedReason), [nil, .noRoute, nil], "\(paths.all)")
-            monitor.cancel()
         }
     }
 
@@ -63,21 +56,13 @@ final class KernelEventTests: XCTestCase {
     func testOwnAddressRemoved_isNoLongerLocal_IPv6() throws { try ownAddressRemoved(.ipv6) }
 
     private func ownAddressRemoved(_ plan: AddressPlan, function: String = #function) throws {
-        try withNamespace(function) { ns in
-            try ns.addLAN(plan)
-            let monitor = try ns.monitor(plan.host)
-            let flags = Recorder<ReachabilityFlags>()
-            monitor.record(flags: flags)
-            let queue = callbackQueue()
-            monitor.setDispatchQueue(queue)
-            flags.wait(forLast: [.reachable, .isLocalAddress, .isDirect])
+        try withScheduledMonitor(plan, of: \.host, firstFlags: [.reachable, .isLocalAddress, .isDirect], function: function) { given in
             // When the address is removed (and with it the subnet's route)
-            try ns.ip("addr", "del", plan.hostCIDR, "dev", "v0")
-            flags.wait(forLast: [])
-            settle(monitor, queue)
-            XCTAssertEqual(flags.all, [[.reachable, .isLocalAddress, .isDirect], []], names(flags.all))
-            XCTAssertEqual(try ns.kernelVerdict(.destination(plan.host)).flags, [], "the kernel no longer routes \(plan.host)")
-            monitor.unschedule()
+            try given.ns.ip("addr", "del", plan.hostCIDR, "dev", "v0")
+            given.flags.wait(forLast: [])
+            given.settle()
+            XCTAssertEqual(given.flags.all, [[.reachable, .isLocalAddress, .isDirect], []], names(given.flags.all))
+            XCTAssertEqual(try given.ns.kernelVerdict(.destination(plan.host)).flags, [], "the kernel no longer routes \(plan.host)")
         }
     }
 

@@ -671,8 +671,9 @@ do {
     case "hold": try holdScenario()
     case "status": statusScenario()
     case "drive": try driveScenario()
+    case "probe": try probeScenario()
     default:
-        note("usage: nrx-bench flags|first-callback|memory|reeval|routes|quiet|flap|status|drive [--options]; see the header of main.swift")
+        note("usage: nrx-bench flags|first-callback|memory|reeval|routes|quiet|flap|status|drive|probe [--options]; see the header of main.swift")
         exit(2)
     }
 } catch {

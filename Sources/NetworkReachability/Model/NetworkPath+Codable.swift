@@ -6,6 +6,7 @@ extension NetworkPath: Codable {
     private enum CodingKeys: String, CodingKey {
         case status, unsatisfiedReason, interface, gateways, availableInterfaces, isExpensive, isConstrained
         case supportsIPv4, supportsIPv6, supportsDNS
+        case connectivity, portalURL  // issue 12
         // Beside a record's path, not in it: a path carries them itself.
         case flags, addresses, addressesAreStale
     }
@@ -31,6 +32,8 @@ extension NetworkPath: Codable {
         resolvedAddresses = try (container.decodeIfPresent([String].self, forKey: .addresses) ?? [])
             .map { text throws in try IPAddress(text) }
         resolvedAddressesAreStale = try container.decodeIfPresent(Bool.self, forKey: .addressesAreStale) ?? false
+        connectivity = try container.decodeIfPresent(Connectivity.self, forKey: .connectivity) ?? .unknown
+        portalURL = try container.decodeIfPresent(String.self, forKey: .portalURL)
     }
 
     /// Encodes the keys of a record's `path` object (`unsatisfiedReason` and `interface` as null
@@ -49,6 +52,8 @@ extension NetworkPath: Codable {
         try container.encode(supportsIPv4, forKey: .supportsIPv4)
         try container.encode(supportsIPv6, forKey: .supportsIPv6)
         try container.encode(supportsDNS, forKey: .supportsDNS)
+        try container.encode(connectivity, forKey: .connectivity)
+        try container.encode(portalURL, forKey: .portalURL)
         try container.encode(flags, forKey: .flags)
         if !resolvedAddresses.isEmpty { try container.encode(resolvedAddresses.map(\.description), forKey: .addresses) }
         if resolvedAddressesAreStale { try container.encode(true, forKey: .addressesAreStale) }

@@ -84,6 +84,14 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// For a host-name target: the last lookup failed for a reason that may pass (a timeout,
     /// SERVFAIL), so `resolvedAddresses` are those of the last success.
     public var resolvedAddressesAreStale = false
+    // Connectivity (issue 12): set by the monitor's probe, never by the engine.
+    /// Whether the monitor's ``ConnectivityProbe`` got through: `unknown` without a probe or
+    /// before the first answer since the path changed, `none` while the path is not satisfied.
+    public var connectivity: Connectivity = .unknown
+    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; else nil.
+    public var portalURL: String?
+    /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
+    public var connectivitySource: ConnectivitySource?
 
     /// Makes a path value; the library makes them, tests and adapters may too.
     public init(
@@ -117,6 +125,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if let interface { text += " via \(interface.name)" }
         if !gateways.isEmpty { text += " gw \(gateways.map(\.addressString).joined(separator: ","))" }
         text += " flags \(flags)"
+        if connectivity != .unknown { text += " connectivity \(connectivity)" }
+        if let portalURL { text += " portal \(portalURL)" }
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }
         if supportsIPv6 { traits.append("ipv6") }

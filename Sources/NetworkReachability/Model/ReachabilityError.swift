@@ -12,6 +12,8 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidSocketAddress(reason: String)
     /// A host name that breaks one of the rules of RFC 1123 host names.
     case invalidHostName(String, reason: String)
+    /// A connectivity probe that cannot be used: the URL as given, and what is wrong with it.
+    case invalidProbe(String, reason: String)
     /// The namespace file does not exist.
     case namespaceNotFound(path: String)
     /// The namespace file exists but could not be opened or entered; `errno` says why.
@@ -34,6 +36,8 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
             return "invalid socket address: \(reason) (pass a sockaddr_in or sockaddr_in6 with its family set)"
         case .invalidHostName(let name, let reason):
             return "invalid host name '\(name)': \(reason)"
+        case .invalidProbe(let url, let reason):
+            return "invalid probe '\(url)': \(reason) (give http://HOST[:PORT]/PATH or tcp://HOST:PORT)"
         case .namespaceNotFound(let path):
             return "network namespace '\(path)' does not exist (list them with 'ip netns list', make one with 'ip netns add NAME')"
         case .namespaceNotEnterable(let path, let function, let errno):

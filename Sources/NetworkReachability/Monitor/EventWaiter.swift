@@ -13,7 +13,12 @@ import Glibc
 /// so a burst, or a timer that fires, costs one wake-up, as a hand-rolled netlink loop's does; the
 /// handlers still run under the queue's exclusion, as every other piece of the engine's state
 /// does. One thread per namespace monitored, asleep in `poll` otherwise.
-final class EventWaiter: Sendable {
+///
+/// The engine's other descriptors (the resolver-configuration inotify, the namespace-vanish
+/// inotify or pidfd) are watched in the same `poll` (`watch(_:onReadable:)`): the engine
+/// activates no `DispatchSource`, so it never needs libdispatch's epoll descriptor, whose
+/// creation traps when descriptors run out, and a watch costs no dispatch memory.
+final class EventWaiter: DescriptorWatching {
     private let control = LockedState(WaiterControl())
     private let channel: WakeChannel
 
@@ -26,18 +31,19 @@ final class EventWaiter: Sendable {
     /// - Throws: when no pipe or thread can be made (descriptors or threads exhausted).
     init(fileDescriptor: Int32, queue: DispatchQueue, keepAlive: AnyObject,
          readable: @escaping @Sendable () -> Void, due: @escaping @Sendable () -> Void) throws(ReachabilityError) {
+        if let code = SetupFaults.injected(at: .wakePipe) { throw .system(function: "pipe (engine's waiter wake-up)", errno: code) }
         channel = try WakeChannel()
         let loop = WaitLoop(fileDescriptor: fileDescriptor, channel: channel, queue: queue, control: control,
                             keepAlive: KeptAlive(object: keepAlive), readable: readable, due: due)
         let retained = Unmanaged.passRetained(loop).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
+        let result = SetupFaults.injected(at: .waiterThread) ?? pthread_create(&thread, nil, { raw in
             Unmanaged<WaitLoop>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
         }, retained)
         guard result == 0 else {
             Unmanaged<WaitLoop>.fromOpaque(retained).release()
-            throw .system(function: "pthread_create", errno: result)
+            throw .system(function: "pthread_create (engine's waiter thread)", errno: result)
         }
         pthread_detach(thread)
     }
@@ -48,6 +54,55 @@ final class EventWaiter: Sendable {
             control.deadline = min(control.deadline ?? .max, deadline.uptimeNanoseconds)
         }
         channel.poke()
+    }
+
+    /// Polls `fileDescriptor` too, and runs `onReadable` on the queue when it is readable.
+    ///
+    /// The waiter owns the descriptor from now on: it closes it after `unwatch`, once its thread
+    /// is no longer polling it (or when the thread ends), so a number is never polled after its
+    /// close, nor closed twice.
+    func watch(_ fileDescriptor: Int32, onReadable: @escaping @Sendable () -> Void) -> WatchToken {
+        let token = control.withLock { control -> WatchToken? in
+            if control.exited { return nil }
+            control.nextToken += 1
+            control.watches[control.nextToken] = DescriptorWatch(fileDescriptor: fileDescriptor, onReadable: onReadable)
+            return WatchToken(value: control.nextToken)
+        }
+        guard let token else {
+            Syscalls.close(fileDescriptor)  // the thread is gone: nothing will poll it
+            return WatchToken(value: 0)
+        }
+        channel.poke()
+        return token
+    }
+
+    /// Runs `action` on the queue once `deadline` has passed: dispatch's timers (`asyncAfter`,
+    /// timer sources) would need its epoll descriptor. Never runs after `cancel` or `stop`.
+    func schedule(at deadline: DispatchTime, _ action: @escaping @Sendable () -> Void) -> WatchToken {
+        let token = control.withLock { control -> WatchToken in
+            if control.exited { return WatchToken(value: 0) }
+            control.nextToken += 1
+            control.timers[control.nextToken] = (deadline.uptimeNanoseconds, action)
+            return WatchToken(value: control.nextToken)
+        }
+        channel.poke()
+        return token
+    }
+
+    /// Cancels a `schedule`d action that has not started. From any thread.
+    func cancel(_ token: WatchToken) {
+        control.withLock { _ = $0.timers.removeValue(forKey: token.value) }
+    }
+
+    /// Stops watching, and closes the descriptor `watch` was given. From any thread, also a handler.
+    func unwatch(_ token: WatchToken) {
+        let closeNow = control.withLock { control -> Int32? in
+            guard let watch = control.watches.removeValue(forKey: token.value) else { return nil }
+            if control.exited { return watch.fileDescriptor }
+            control.closing.append(watch.fileDescriptor)
+            return nil
+        }
+        if let closeNow { Syscalls.close(closeNow) } else { channel.poke() }
     }
 
     /// Ends the thread: it runs no handler after it sees this, releases `keepAlive` and exits.
@@ -70,7 +125,7 @@ private final class WakeChannel: Sendable {
 
     init() throws(ReachabilityError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .system(function: "pipe", errno: errno) }
+        guard pipe(&ends) == 0 else { throw .system(function: "pipe (engine's waiter wake-up)", errno: errno) }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -97,11 +152,25 @@ private final class WakeChannel: Sendable {
     }
 }
 
-/// What the waiter's callers tell its thread.
+/// A descriptor polled beside the event socket, and what runs when it is readable.
+private struct DescriptorWatch {
+    let fileDescriptor: Int32
+    let onReadable: @Sendable () -> Void
+}
+
+/// What the waiter's callers tell its thread, and the descriptors it polls.
 private struct WaiterControl {
     var stopped = false
     /// When `due` runs next (`DispatchTime` nanoseconds), if it is to run.
     var deadline: UInt64?
+    var watches: [Int: DescriptorWatch] = [:]
+    /// `schedule`d actions and their deadlines (`DispatchTime` nanoseconds).
+    var timers: [Int: (deadline: UInt64, action: @Sendable () -> Void)] = [:]
+    var nextToken = 0
+    /// Unwatched descriptors the thread closes once it is out of `poll`.
+    var closing: [Int32] = []
+    /// The thread has ended: descriptors are closed by whoever unwatches them.
+    var exited = false
 }
 
 /// The thread's side. `@unchecked Sendable`: handed to the thread once; only the thread touches
@@ -129,34 +198,71 @@ private final class WaitLoop: @unchecked Sendable {
 
 extension WaitLoop {
     func run() {
-        var descriptors = [
-            pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: channel.reader, events: Int16(POLLIN), revents: 0),
-        ]
+        var descriptors: [Int32] = []
+        var handlers: [(token: Int, onReadable: @Sendable () -> Void)] = []
         while true {
-            let (stopped, deadline) = control.withLock { ($0.stopped, $0.deadline) }
+            let (stopped, deadline, closing) = control.withLock { control in
+                defer { control.closing.removeAll() }
+                let watches = control.watches.sorted { $0.key < $1.key }
+                handlers = watches.map { ($0.key, $0.value.onReadable) }
+                descriptors = [fileDescriptor, channel.reader] + watches.map(\.value.fileDescriptor)
+                let earliest = ([control.deadline].compactMap { $0 } + control.timers.values.map(\.deadline)).min()
+                return (control.stopped, earliest, control.closing)
+            }
+            closing.forEach(Syscalls.close)
             if stopped { break }
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
-            let ready = poll(&descriptors, 2, Self.timeout(until: deadline))
+            var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polled, nfds_t(polled.count), Self.timeout(until: deadline))
             if ready < 0 {
                 if errno == EINTR { continue }
                 break  // cannot wait any more; the engine's synchronous paths still drain
             }
-            if descriptors[1].revents != 0 { channel.drain() }
+            if polled[1].revents != 0 { channel.drain() }
             // POLLERR too: an overrun (ENOBUFS) is reported through the handler's drain.
-            if descriptors[0].revents & Int16(POLLIN | POLLERR) != 0 {
+            if polled[0].revents & Int16(POLLIN | POLLERR) != 0 {
                 if control.withLock({ $0.stopped }) { break }
                 queue.sync(execute: readable)
-            } else if descriptors[0].revents & Int16(POLLNVAL | POLLHUP) != 0 {
+            } else if polled[0].revents & Int16(POLLNVAL | POLLHUP) != 0 {
                 break
             }
+            for (position, handler) in handlers.enumerated() where polled[position + 2].revents != 0 {
+                // A descriptor that is not open would wake every poll: stop watching it.
+                if polled[position + 2].revents & Int16(POLLNVAL) != 0 {
+                    control.withLock { _ = $0.watches.removeValue(forKey: handler.token) }
+                    continue
+                }
+                // Unwatched meanwhile (its descriptor is waiting to be closed), or stopping: skip.
+                guard control.withLock({ !$0.stopped && $0.watches[handler.token] != nil }) else { continue }
+                queue.sync(execute: handler.onReadable)
+            }
             if isDue() { queue.sync(execute: due) }
+            for action in dueTimers() { queue.sync(execute: action) }
         }
+        let remaining = control.withLock { control in
+            control.exited = true
+            // Emptied here, so a later `unwatch` finds nothing and closes nothing twice.
+            defer {
+                control.closing.removeAll()
+                control.watches.removeAll()
+            }
+            return control.closing + control.watches.values.map(\.fileDescriptor)
+        }
+        remaining.forEach(Syscalls.close)
         // The sockets die on the engine's queue, after any handler still running there.
         let sockets = keepAlive
         keepAlive = nil
         queue.async { withExtendedLifetime(sockets) {} }
+    }
+
+    /// Removes and returns the scheduled actions whose deadline has passed, earliest first.
+    private func dueTimers() -> [@Sendable () -> Void] {
+        control.withLock { control in
+            guard !control.stopped else { return [] }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let due = control.timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+            for (token, _) in due { control.timers[token] = nil }
+            return due.map(\.value.action)
+        }
     }
 
     /// Clears the deadline when it has passed. - Returns: whether it had.

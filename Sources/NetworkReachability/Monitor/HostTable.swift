@@ -7,7 +7,8 @@ struct HostEntry {
     var resolution = HostResolution()
     var inFlight = false
     var resolveAgain = false
-    var timer: DispatchSourceTimer?
+    /// The next re-resolution, on the engine's wait loop.
+    var timer: WatchToken?
     var timerInterval: Int?
     /// Run when the first resolution finished (a blocked `currentPath` or a suspended `fetchCurrentPath`).
     var waiters: [@Sendable () -> Void] = []

@@ -9,26 +9,26 @@ import Dispatch
 /// goes away, and its `deinit` unsubscribes the core.
 final class MonitorCore: Sendable {
     let target: MonitorTarget
-    private let state: LockedState<State>
+    let state: LockedState<State>
     /// Held while the user's callbacks run (`deliver`); `setQueue` takes it after closing the gate,
     /// so when it returns no callback of this monitor runs or can start (guarantee 5). Recursive,
     /// so a callback may unschedule, cancel or release its own monitor.
     private let calloutLock = LockedState((), recursive: true)
 
-    private struct WeakMonitor {
+    struct WeakMonitor {
         weak var monitor: PathMonitor?
     }
 
-    private struct WeakDelegate {
+    struct WeakDelegate {
         weak var delegate: (any PathMonitorDelegate)?
     }
 
-    private struct Stream {
+    struct Stream {
         var continuation: AsyncStream<NetworkPath>.Continuation
         var lastYielded: NetworkPath?
     }
 
-    private struct State {
+    struct State {
         /// A newly set flags face gets the current flags again; the other face keeps its own
         /// record, so it does not get the same flags twice.
         mutating func forgetDeliveredFlags(handler: Bool) {
@@ -41,10 +41,29 @@ final class MonitorCore: Sendable {
             lastDeliveredPath = nil
         }
 
+        /// Makes `path` current, yields it to the streams, numbers a delivery when it differs from the last queued.
+        mutating func enqueue(_ path: NetworkPath) -> (DispatchQueue, Delivery)? {
+            current = path
+            for (id, stream) in streams where stream.lastYielded != path {
+                streams[id]?.lastYielded = path
+                stream.continuation.yield(path)
+            }
+            guard let queue else { return nil }
+            let flagsChanged = lastQueuedFlags != path.flags
+            let pathChanged = lastQueuedPath != path
+            guard flagsChanged || pathChanged else { return nil }
+            lastQueuedFlags = path.flags
+            lastQueuedPath = path
+            sequence &+= 1
+            return (queue, Delivery(path: path, sequence: sequence, generation: generation))
+        }
+
         var current: NetworkPath
         /// False while `current` is a host name's placeholder (its first resolution has not
         /// finished): nothing is delivered until the engine's first real evaluation.
         var hasState: Bool
+        var enginePath: NetworkPath  // issue 12: the engine's last path; `current` adds the probe's answer
+        var connectivity = ConnectivityOverlay()
         var owner = WeakMonitor()
         var queue: DispatchQueue?
         var generation: UInt64 = 0
@@ -72,7 +91,7 @@ final class MonitorCore: Sendable {
 
     init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true) {
         self.target = target
-        self.state = LockedState(State(current: initial, hasState: hasState))
+        self.state = LockedState(State(current: initial, hasState: hasState, enginePath: initial))
     }
 
     func attach(owner: PathMonitor) {
@@ -86,9 +105,12 @@ final class MonitorCore: Sendable {
     /// The index of the interface the current path leaves by, without copying the path out.
     var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
 
-    /// Keeps a fresh evaluation of an idle monitor (`currentPath`); no callback runs for it.
     func store(_ path: NetworkPath) {
-        state.withLock { $0.current = path }
+        connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
+            let (composed, event) = state.takeEnginePath(path) // issue 12
+            state.current = composed
+            return event
+        })
     }
 
     /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
@@ -137,9 +159,9 @@ final class MonitorCore: Sendable {
     /// take the higher sequence number and be delivered last.
     private func redeliverCurrent() {
         Self.beforeRedelivery.withLock { $0 }?()
-        state.withLock { state in
-            state.hasState ? record(state.current, in: &state) : Update(changed: false)
-        }.send()
+        let work = state.withLock { state in state.hasState ? state.enqueue(state.current) : nil }
+        guard let (queue, delivery) = work else { return }
+        Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).send()
     }
 
     /// Test hook: runs when a callback set on a monitor is about to get the current state, before
@@ -221,7 +243,7 @@ final class MonitorCore: Sendable {
     struct PendingDelivery: Sendable {
         let core: MonitorCore
         let queue: DispatchQueue
-        fileprivate let delivery: Delivery
+        let delivery: Delivery
 
         func run() { core.deliver(delivery) }
     }
@@ -241,34 +263,26 @@ final class MonitorCore: Sendable {
     }
 
     /// The one way an evaluation reaches a monitor (from the engine's queue, or the monitor's own
-    /// thread when its namespace is unavailable): stores it as the current path, yields it to the
-    /// streams, and makes a numbered delivery for the callbacks when it differs from the last one
-    /// queued. The caller sends the delivery (`Update.send`, or batched by `dispatch`).
-    func record(_ path: NetworkPath) -> Update {
-        state.withLock { state in record(path, in: &state) }
-    }
-
-    /// `record` with the lock held.
-    private func record(_ path: NetworkPath, in state: inout State) -> Update {
-        let changed = state.current != path || !state.hasState
-        state.current = path
-        state.hasState = true
-        for (id, stream) in state.streams where stream.lastYielded != path {
-            state.streams[id]?.lastYielded = path
-            stream.continuation.yield(path)
+    /// thread when its namespace is unavailable): composes it with the probe's answer, stores it as
+    /// the current path, yields it to the streams, and makes a numbered delivery for the callbacks
+    /// when it differs from the last one queued. The caller sends the delivery (`Update.send`, or
+    /// batched by `dispatch`).
+    func record(_ enginePath: NetworkPath) -> Update {
+        var changed = false
+        var event = ConnectivityOverlay.Event.nothing
+        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            let path: NetworkPath
+            (path, event) = state.takeEnginePath(enginePath) // issue 12: the probe's answer, composed under the lock
+            changed = state.current != path || !state.hasState
+            state.hasState = true
+            return state.enqueue(path)
         }
-        guard let queue = state.queue else { return Update(changed: changed) }
-        let flagsChanged = state.lastQueuedFlags != path.flags
-        let pathChanged = state.lastQueuedPath != path
-        guard flagsChanged || pathChanged else { return Update(changed: changed) }
-        state.lastQueuedFlags = path.flags
-        state.lastQueuedPath = path
-        state.sequence &+= 1
-        let delivery = Delivery(path: path, sequence: state.sequence, generation: state.generation)
+        connectivityEvent(event) // issue 12: outside the lock
+        guard let (queue, delivery) = work else { return Update(changed: changed) }
         return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: changed)
     }
 
-    fileprivate struct Delivery: Sendable {
+    struct Delivery: Sendable {
         var path: NetworkPath
         var sequence: UInt64
         var generation: UInt64

@@ -137,7 +137,8 @@ extension NetlinkEngine {
             resync()
         } else {
             resyncScheduled = true
-            queue.asyncAfter(deadline: earliest) { [weak self] in
+            // The wait loop's clock: dispatch's timers need its epoll descriptor (EventWaiter).
+            _ = waiter?.schedule(at: earliest) { [weak self] in
                 guard let self else { return }
                 self.resyncScheduled = false
                 self.resync()

@@ -15,7 +15,7 @@ extension NetlinkEngine {
                 resolve(name)
             }
             if hosts[name]?.resolution.state == .pending {
-                queue.asyncAfter(deadline: .now() + .nanoseconds(timeout)) { [weak self] in
+                _ = waiter?.schedule(at: .now() + .nanoseconds(timeout)) { [weak self] in
                     self?.firstResolutionTimedOut(name)
                 }
             }
@@ -29,7 +29,7 @@ extension NetlinkEngine {
             guard var entry = hosts[name] else { return }
             if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
             if entry.intervals.isEmpty {
-                entry.timer?.cancel()
+                entry.timer.map { waiter?.cancel($0) }
                 entry.releaseWaiters()
                 hosts[name] = nil
             } else {
@@ -121,23 +121,28 @@ extension NetlinkEngine {
         reevaluateSubscribers(ofHost: name)
     }
 
+    /// Re-resolves `name` every shortest interval of its monitors, on the wait loop's clock.
     private func armTimer(for name: String) {
         guard let interval = hosts[name]?.shortestInterval, hosts[name]?.timerInterval != interval else { return }
-        hosts[name]?.timer?.cancel()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .nanoseconds(interval), repeating: .nanoseconds(interval), leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.resolve(name) }
-        timer.activate()
-        hosts[name]?.timer = timer
         hosts[name]?.timerInterval = interval
+        scheduleReresolution(of: name, after: interval)
+    }
+
+    private func scheduleReresolution(of name: String, after interval: Int) {
+        hosts[name]?.timer.map { waiter?.cancel($0) }
+        hosts[name]?.timer = waiter?.schedule(at: .now() + .nanoseconds(interval)) { [weak self] in
+            guard let self, let interval = hosts[name]?.timerInterval else { return }
+            resolve(name)
+            scheduleReresolution(of: name, after: interval)
+        }
     }
 
     /// Follows resolv.conf and hosts (and their `/etc/netns/NAME` copies): names resolve again, and
     /// every path is evaluated again since `supportsDNS` may have changed.
     func startWatchingConfiguration() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard configurationWatcher == nil else { return }
-        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, queue: queue) { [weak self] in
+        guard configurationWatcher == nil, let waiter else { return }
+        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, waiter: waiter) { [weak self] in
             guard let self else { return }
             self.logger.debug("resolver configuration changed", metadata: ["namespace": "\(self.namespace)"])
             self.resolverConfigurationChanged()

@@ -15,8 +15,7 @@ extension NetlinkEngine {
         vanishWatcher = nil
         configurationWatcher = nil
         for name in hosts.keys {
-            hosts[name]?.timer?.cancel()
-            hosts[name]?.timer = nil
+            hosts[name]?.timer = nil  // the stopped waiter runs no timer
             hosts[name]?.releaseWaiters()
         }
         resolverPoolIfStarted?.stop()

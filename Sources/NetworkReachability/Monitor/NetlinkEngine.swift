@@ -39,6 +39,9 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
     var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
     var subscribers: [ObjectIdentifier: MonitorCore] = [:]
+    /// The keys of `subscribers` as callers may read them off the queue, for `unsubscribe`
+    /// (a pthread lock: touched from every thread that subscribes, and TSan sees it).
+    private let subscribed = LockedState(Set<ObjectIdentifier>())
     var nameServers: NameServerConfiguration
     /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
     /// pass when inotify is unavailable), not with a `stat` on every pass.
@@ -86,23 +89,33 @@ final class NetlinkEngine: @unchecked Sendable {
         Self.afterSocketsOpened.withLock { $0 }?(namespace)
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
-        self.nameServers = NameServerConfiguration(namespace: namespace)
+        var nameServers = NameServerConfiguration(namespace: namespace)
+        _ = nameServers.refresh()
+        // Short of descriptors, "no name server" would be a guess: say so instead.
+        if let failure = nameServers.readFailure {
+            throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
+        }
+        self.nameServers = nameServers
         // The waiter keeps the sockets open until its thread has ended; they die on the queue.
         waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
                                  readable: { [weak self] in self?.handleReadable() },
                                  due: { [weak self] in self?.secondLookDue() })
-        queue.sync {
-            vanishWatcher = NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue) { [weak self] in
-                self?.namespaceVanished()
+        let watchFailure: NetlinkError? = queue.sync {
+            do throws(NetlinkError) {
+                vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue,
+                                                           waiter: waiter!) { [weak self] in self?.namespaceVanished() }
+            } catch {
+                return error
             }
             startWatchingConfiguration()
+            return nil
         }
+        if let watchFailure { throw watchFailure.reachabilityError }
         logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
     }
 
     deinit {
-        waiter?.stop()
-        for entry in hosts.values { entry.timer?.cancel() }
+        waiter?.stop()  // and with it the host names' re-resolution timers
         resolverPoolIfStarted?.stop()
         logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
     }
@@ -141,6 +154,7 @@ final class NetlinkEngine: @unchecked Sendable {
         queue.sync {
             drainAndRefresh()
             subscribers[ObjectIdentifier(core)] = core
+            subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
             // A name still being resolved gets its first callback when the resolution finishes.
             if let path = evaluate([core.target])[0] {
                 core.record(path).send()
@@ -151,6 +165,9 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
     func unsubscribe(_ core: MonitorCore) {
+        // A core never subscribed (a monitor only asked once, as `reachability check` does) needs
+        // no hop: with no thread left for a dispatch worker, `queue.async` would wait forever.
+        guard subscribed.withLock({ $0.remove(ObjectIdentifier(core)) != nil }) else { return }
         queue.async { [self] in
             subscribers[ObjectIdentifier(core)] = nil
         }

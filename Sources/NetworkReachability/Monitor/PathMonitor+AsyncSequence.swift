@@ -42,8 +42,10 @@ extension PathMonitor: AsyncSequence {
         continuation.onTermination = { _ in
             core.removeStream(id)
             if !core.isActive { engine?.unsubscribe(core) }
+            core.connectivityListenersChanged() // issue 12
         }
         subscribe()
+        core.connectivityListenersChanged() // issue 12
         return stream
     }
 }

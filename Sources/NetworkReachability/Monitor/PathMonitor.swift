@@ -105,6 +105,7 @@ public final class PathMonitor: Sendable {
 
     deinit {
         core.tearDown()
+        core.connectivityProber?.unsubscribe(core) // issue 12
         engine?.unsubscribe(core)
         if case .host(let name) = core.target, let hostOptions {
             engine?.unregisterHost(name, options: hostOptions)
@@ -256,6 +257,7 @@ public final class PathMonitor: Sendable {
         if let queue {
             core.setQueue(queue)
             subscribe()
+            core.connectivityListenersChanged() // issue 12
         } else {
             unschedule()
         }
@@ -266,6 +268,7 @@ public final class PathMonitor: Sendable {
     public func unschedule() {
         core.setQueue(nil)
         unsubscribeIfIdle()
+        core.connectivityListenersChanged() // issue 12
     }
 
     // MARK: - Get flags
@@ -325,12 +328,12 @@ public final class PathMonitor: Sendable {
         awaitFirstResolution()
         if core.isActive {
             // Scheduled: the engine keeps `current` fresh, but a name's first answer may still be on its way in.
-            if case .host = core.target { return evaluateNow() }
+            if case .host = core.target { return core.composingConnectivity(evaluateNow()) } // issue 12: with the probe's answer
             return core.current
         }
         let path = evaluateNow()
         core.store(path)
-        return path
+        return core.composingConnectivity(path) // issue 12: with the probe's answer
     }
 }
 

@@ -87,11 +87,22 @@ final class KernelEventSocket {
         ProcessExitGuard.install()
         guard let socket = nl_socket_alloc() else { throw .noMemory("nl_socket_alloc") }
         var manager: OpaquePointer?
-        // flags 0: NL_AUTO_PROVIDE would publish the caches process-wide (libnl issue #273).
-        let allocated = nl_cache_mngr_alloc(socket, NETLINK_ROUTE, 0, &manager)
-        guard allocated >= 0, let manager else {
+        do {
+            try SetupFaults.trip(.eventSocket)
+            // The manager opens two sockets; if the second fails, libnl < 3.12 aborts (see DescriptorReserve).
+            try DescriptorReserve.ensure(2, for: "engine's event socket")
+            // flags 0: NL_AUTO_PROVIDE would publish the caches process-wide (libnl issue #273).
+            try checkResource("nl_cache_mngr_alloc", "engine's event socket") {
+                nl_cache_mngr_alloc(socket, NETLINK_ROUTE, 0, &manager)
+            }
+        } catch {
+            // On failure the manager is gone and our socket closed, but not freed.
             nl_socket_free(socket)
-            throw NetlinkError(code: -min(allocated, -Int32(NLE_NOMEM)), function: "nl_cache_mngr_alloc")
+            throw error
+        }
+        guard let manager else {
+            nl_socket_free(socket)
+            throw .noMemory("nl_cache_mngr_alloc")
         }
         let context = Unmanaged.passUnretained(inbox).toOpaque()
         nl_socket_modify_cb(socket, NL_CB_MSG_IN, NL_CB_CUSTOM, { message, context in
@@ -135,9 +146,12 @@ final class KernelEventSocket {
             Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().result.linksOrAddressesChanged = true
         }
         do {
+            try SetupFaults.trip(.eventManager)
             try check("nl_cache_mngr_add(route/link)", nl_cache_mngr_add(manager, "route/link", changed, context, &linkCache))
+            try SetupFaults.trip(.linkCache)
             _ = nl_socket_drop_membership(socket, Int32(RTNLGRP_IPV6_IFINFO.rawValue))
             try check("nl_cache_mngr_add(route/addr)", nl_cache_mngr_add(manager, "route/addr", changed, context, &addressCache))
+            try SetupFaults.trip(.addressCache)
             // Nexthop objects: routes that use them change with no route message of their own.
             for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP] {
                 try check("nl_socket_add_membership", nl_socket_add_membership(socket, Int32(group.rawValue)))

@@ -1,4 +1,7 @@
 import CNetlink
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A failure reported by libnl: its positive `NLE_*` code and the function that returned it.
 ///
@@ -8,8 +11,16 @@ import CNetlink
 struct NetlinkError: Error, Equatable {
     /// libnl's code, positive (`NLE_NOMEM` and so on).
     var code: Int32
-    /// The libnl function that failed.
+    /// The libnl function that failed, or the resource that could not be made.
     var function: String
+    /// The system's errno behind the failure when it was a resource that ran out (a socket with
+    /// EMFILE, say): libnl folds most of them into `NLE_FAILURE`. 0 when there is none.
+    var errno: Int32 = 0
+
+    /// A resource the system refused: reported as `ReachabilityError.system` with its errno.
+    static func system(_ resource: String, errno: Int32) -> NetlinkError {
+        NetlinkError(code: Int32(NLE_FAILURE), function: resource, errno: errno)
+    }
 
     static func noMemory(_ function: String) -> NetlinkError {
         NetlinkError(code: Int32(NLE_NOMEM), function: function)
@@ -19,8 +30,22 @@ struct NetlinkError: Error, Equatable {
     var message: String { String(cString: nl_geterror(code)) }
 
     var reachabilityError: ReachabilityError {
-        .netlink(function: function, code: code, message: message)
+        errno != 0 ? .system(function: function, errno: errno) : .netlink(function: function, code: code, message: message)
     }
+}
+
+/// Runs a libnl call that makes a descriptor: a failure keeps the errno behind it when that is a
+/// resource running out, so the report names it (libnl itself would say "Unspecific failure").
+@discardableResult
+func checkResource(_ function: StaticString, _ resource: String, _ call: () -> CInt) throws(NetlinkError) -> CInt {
+    Glibc.errno = 0
+    let result = call()
+    let code = Glibc.errno
+    if result < 0 {
+        if [EMFILE, ENFILE, ENOMEM, ENOBUFS, EAGAIN].contains(code) { throw .system("\(function) (\(resource))", errno: code) }
+        throw NetlinkError(code: -result, function: "\(function)")
+    }
+    return result
 }
 
 /// Runs the result of a libnl call through its error convention: negative is `-NLE_*`.

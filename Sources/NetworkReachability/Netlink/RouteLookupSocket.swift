@@ -31,7 +31,8 @@ final class RouteLookupSocket {
     init() throws(NetlinkError) {
         guard let socket = nl_socket_alloc() else { throw .noMemory("nl_socket_alloc") }
         do {
-            try check("nl_connect", nl_connect(socket, NETLINK_ROUTE))
+            try checkResource("nl_connect", "engine's route lookup socket") { nl_connect(socket, NETLINK_ROUTE) }
+            try SetupFaults.trip(.lookupSocket)
         } catch {
             nl_socket_free(socket)
             throw error

@@ -11,6 +11,9 @@ struct NameServerConfiguration {
     private let candidates: [String]
     private var stamp: [Int] = []
     private(set) var hasNameServer = false
+    /// The file and errno of the last read that failed for want of a resource (EMFILE, ENFILE,
+    /// ENOMEM): the answer is then unknown, not "no name server", and the file is read again next time.
+    private(set) var readFailure: (path: String, errno: Int32)?
 
     init(namespace: NetworkNamespace) {
         if case .named(let name) = namespace {
@@ -27,8 +30,14 @@ struct NameServerConfiguration {
             guard stat(path, &info) == 0 else { continue }
             let newStamp = [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), path.hashValue]
             if newStamp != stamp {
-                stamp = newStamp
-                hasNameServer = Self.read(path)
+                switch Self.read(path) {
+                case .success(let found):
+                    stamp = newStamp
+                    hasNameServer = found
+                    readFailure = nil
+                case .failure(let code):
+                    readFailure = (path, code.errno)
+                }
             }
             return hasNameServer
         }
@@ -37,8 +46,12 @@ struct NameServerConfiguration {
         return false
     }
 
-    private static func read(_ path: String) -> Bool {
-        guard let file = fopen(path, "r") else { return false }
+    private struct ResourceShortage: Error { var errno: Int32 }
+
+    private static func read(_ path: String) -> Result<Bool, ResourceShortage> {
+        guard let file = fopen(path, "r") else {
+            return [EMFILE, ENFILE, ENOMEM].contains(errno) ? .failure(ResourceShortage(errno: errno)) : .success(false)
+        }
         defer { fclose(file) }
         var text = ""
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -46,7 +59,7 @@ struct NameServerConfiguration {
         while text.utf8.count < 1 << 20, fgets(&buffer, Int32(buffer.count), file) != nil {
             text += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         }
-        return hasNameServer(inResolvConf: text)
+        return .success(hasNameServer(inResolvConf: text))
     }
 
     /// Whether resolv.conf text names at least one server: a `nameserver` line with an argument

@@ -9,45 +9,44 @@ import Glibc
 ///
 /// inotify on the directories, not the files: a file replaced by rename keeps no watch. The
 /// watches are set again after each change, so a symlink that now points elsewhere is followed.
-/// Confined to the queue given at creation.
-final class ResolverConfigurationWatcher {
+/// Confined to the engine's queue, where the wait loop (`DescriptorWatching`) runs its handler:
+/// no `DispatchSource`. `@unchecked Sendable` for that handler. When no inotify descriptor can be
+/// made (the descriptor or inotify-instance limit), `isWatching` is false and the engine reads the
+/// files on every pass instead: slower, never wrong.
+final class ResolverConfigurationWatcher: @unchecked Sendable {
     private static let fileNames: Set<String> = ["resolv.conf", "hosts", "nsswitch.conf", "host.conf", "gai.conf"]
     private static let mask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
 
     private let descriptor: Int32
-    private let source: DispatchSourceRead?
+    private let waiter: any DescriptorWatching
+    private var token: WatchToken?
     private let namespace: NetworkNamespace
     private var watches: [Int32: String] = [:]
     private var interestingNames: Set<String> = []
 
     /// - Parameter onChange: runs on `queue` after each relevant change.
-    init(namespace: NetworkNamespace, queue: DispatchQueue, onChange: @escaping () -> Void) {
+    init(namespace: NetworkNamespace, waiter: any DescriptorWatching, onChange: @escaping @Sendable () -> Void) {
         self.namespace = namespace
-        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else {
-            source = nil
-            return
-        }
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        self.source = source
-        let fd = descriptor
-        source.setCancelHandler { Syscalls.close(fd) }
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            if self.readEvents() {
-                self.rewatch()
+        self.waiter = waiter
+        descriptor = SetupFaults.injected(at: .configurationWatch) != nil ? -1 : inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return }
+        rewatch()
+        // Weak: the handler may be on its way to the queue while the engine lets the watcher go.
+        token = waiter.watch(descriptor) { [weak self] in
+            guard let self, token != nil else { return }
+            if readEvents() {
+                rewatch()
                 onChange()
             }
         }
-        rewatch()
-        source.activate()
     }
 
     /// Whether inotify works here; without it, callers must read the files themselves.
-    var isWatching: Bool { source != nil }
+    var isWatching: Bool { token != nil }
 
     deinit {
-        if let source { source.cancel() } else if descriptor >= 0 { Syscalls.close(descriptor) }
+        // The wait loop closes the descriptor once it no longer polls it.
+        if let token { waiter.unwatch(token) }
     }
 
     /// The directories to watch and the file names that matter in them.

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One run of a probe, start to answer, on the prober's own thread (it blocks in `poll`, bounded
+/// by the probe's timeout, and wakes at once on a cancel).
+struct ProbeRunner {
+    let probe: ConnectivityProbe
+    let namespace: NetworkNamespace
+    let resolver: ResolverPool
+    let signal: ProbeSignal
+
+    /// - Returns: the answer, or nil when the probe was cancelled.
+    func run() -> ConnectivityAnswer? {
+        let deadline = ContinuousClock.now + probe.timeout
+        let source = ConnectivitySource.probe(probe.url)
+        func limited(_ detail: String) -> ConnectivityAnswer {
+            ConnectivityAnswer(connectivity: .limited, source: source, detail: detail)
+        }
+        let addresses: [IPAddress]
+        switch resolve(deadline: deadline) {
+        case .success(let found): addresses = found
+        case .failure(.cancelled): return nil
+        case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why)
+        }
+        var lastFailure = "no address"
+        for address in addresses {
+            do {
+                let connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
+                                                     signal: signal, deadline: deadline)
+                if probe.kind == .tcp {
+                    return ConnectivityAnswer(connectivity: .full, source: source, detail: "connected to \(address)")
+                }
+                return try exchange(over: connection)
+            } catch {
+                switch error {
+                case .cancelled: return nil
+                case .timedOut(let why): return limited(why)
+                case .failed(let why): lastFailure = why
+                }
+            }
+        }
+        return limited(lastFailure)
+    }
+
+    /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body
+    /// up to `bodyBytes` and only when the verdict needs it.
+    private func exchange(over connection: ProbeConnection) throws(ProbeFailure) -> ConnectivityAnswer {
+        let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
+            + "Accept: */*\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+        try connection.send(Array(request.utf8))
+        var buffer: [UInt8] = []
+        var open = true
+        var head: HTTPResponseHead?
+        let source = ConnectivitySource.probe(probe.url)
+        while true {
+            if head == nil {
+                switch HTTPResponseParser.parseHead(buffer) {
+                case .malformed(let why):
+                    return ConnectivityAnswer(connectivity: .limited, source: source, detail: why)
+                case .head(let parsed):
+                    head = parsed
+                case .needMore:
+                    if buffer.count >= ProbeLimits.headBytes {
+                        return ConnectivityAnswer(connectivity: .limited, source: source,
+                                                  detail: "response head longer than \(ProbeLimits.headBytes) bytes")
+                    }
+                    guard open else {
+                        return ConnectivityAnswer(connectivity: .limited, source: source, detail: "closed before a full response head")
+                    }
+                }
+            }
+            if let head {
+                guard ProbeVerdict.needsBody(status: head.status, probe: probe) else {
+                    return ProbeVerdict.answer(for: head, body: [], probe: probe)
+                }
+                let bodyBytes = buffer[min(head.bodyOffset, buffer.count)...]
+                switch HTTPResponseParser.decodeBody(bodyBytes, framing: head.framing, closed: !open) {
+                case .malformed(let why):
+                    return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200, body: \(why)")
+                case .body(let body, let complete):
+                    let answer = ProbeVerdict.answer(for: head, body: body, probe: probe)
+                    if answer.connectivity == .full || complete || !open || bodyBytes.count >= ProbeLimits.bodyBytes {
+                        return answer
+                    }
+                }
+            }
+            let cap = (head.map { $0.bodyOffset + ProbeLimits.bodyBytes } ?? ProbeLimits.headBytes) - buffer.count
+            do {
+                open = try connection.receive(into: &buffer, limit: max(cap, 1))
+            } catch {
+                // A head that arrived, then a body that trickles: HTTP answered, not as expected.
+                if case .timedOut = error, let head { return ProbeVerdict.answer(for: head, body: [], probe: probe) }
+                throw error
+            }
+        }
+    }
+
+    private func resolve(deadline: ContinuousClock.Instant) -> Result<[IPAddress], ProbeFailure> {
+        if let literal = try? IPAddress(probe.host) { return .success([literal]) }
+        let outcome = LockedState<ResolutionOutcome?>(nil)
+        let signal = self.signal
+        resolver.submit(ResolverPool.Job(name: probe.host) { result in
+            outcome.withLock { $0 = result }
+            signal.wake()
+        })
+        while true {
+            if signal.isCancelled { return .failure(.cancelled) }
+            if let result = outcome.withLock({ $0 }) {
+                switch result {
+                case .addresses(let found) where !found.isEmpty: return .success(found)
+                case .addresses, .notFound: return .failure(.failed("name '\(probe.host)' not found"))
+                case .noNameServer: return .failure(.failed("name '\(probe.host)' not resolved: no name server"))
+                case .temporaryFailure(let why): return .failure(.failed("name '\(probe.host)' not resolved: \(why)"))
+                }
+            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return .failure(.timedOut("resolving '\(probe.host)': timed out")) }
+            var fds = [pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, left.pollMilliseconds)
+            signal.drain()
+        }
+    }
+}

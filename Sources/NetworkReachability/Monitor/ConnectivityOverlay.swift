@@ -1,0 +1,83 @@
+/// A monitor's connectivity answer, kept beside the engine's path under the monitor's lock.
+///
+/// The engine's paths never carry connectivity; `compose` puts the probe's answer on each of
+/// them. An answer belongs to one epoch: the path's satisfied-ness, interface and gateways when
+/// the probe was asked for. A later path with another interface or gateways starts a new epoch,
+/// so an answer about the old network is dropped instead of composed onto the new one, and an
+/// answer can never bring back an older engine path (it is composed onto the latest).
+struct ConnectivityOverlay {
+    /// What a probe's answer depends on.
+    struct Key: Hashable {
+        var interfaceIndex: Int?
+        var gateways: [String]
+
+        init(_ path: NetworkPath) {
+            interfaceIndex = path.interface?.index
+            gateways = path.gateways.map { "\($0)" }
+        }
+    }
+
+    /// What the prober must hear after a composition, outside the lock.
+    enum Event {
+        case nothing
+        /// The path became satisfied or moved: probe it (answers carry `epoch`).
+        case probe(ConnectivityProber, epoch: UInt64)
+        /// The path is no longer satisfied: a probe in flight for it may stop.
+        case stop(ConnectivityProber)
+    }
+
+    private(set) var prober: ConnectivityProber?
+    /// The key of the satisfied path the answer is for; nil while unsatisfied or without a prober.
+    private(set) var key: Key?
+    private(set) var epoch: UInt64 = 0
+    private var answer: ConnectivityAnswer?
+
+    /// A new prober (or none): the old answer no longer holds.
+    mutating func replaceProber(with prober: ConnectivityProber?) {
+        self.prober = prober
+        key = nil
+        answer = nil
+        epoch &+= 1
+    }
+
+    /// `path` with the connectivity answer on it, and what the prober must hear.
+    mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
+        guard let prober else { return (path, .nothing) }
+        guard path.status == .satisfied else {
+            let wasSatisfied = key != nil
+            key = nil
+            answer = nil
+            return (Self.apply(nil, to: path, satisfied: false), wasSatisfied ? .stop(prober) : .nothing)
+        }
+        let newKey = Key(path)
+        if newKey != key {
+            key = newKey
+            answer = nil
+            epoch &+= 1
+            return (Self.apply(nil, to: path, satisfied: true), .probe(prober, epoch: epoch))
+        }
+        return (Self.apply(answer, to: path, satisfied: true), .nothing)
+    }
+
+    /// `path` as `compose` would make it, without changing anything (for `currentPath`).
+    func peek(_ path: NetworkPath) -> NetworkPath {
+        guard prober != nil else { return path }
+        let current = path.status == .satisfied && Key(path) == key
+        return Self.apply(current ? answer : nil, to: path, satisfied: path.status == .satisfied)
+    }
+
+    /// Takes an answer for `epoch`. - Returns: false when the path moved on since (the answer is stale).
+    mutating func accept(_ answer: ConnectivityAnswer, epoch: UInt64) -> Bool {
+        guard prober != nil, key != nil, epoch == self.epoch else { return false }
+        self.answer = answer
+        return true
+    }
+
+    private static func apply(_ answer: ConnectivityAnswer?, to path: NetworkPath, satisfied: Bool) -> NetworkPath {
+        var path = path
+        path.connectivity = satisfied ? (answer?.connectivity ?? .unknown) : .none
+        path.portalURL = answer?.portalURL
+        path.connectivitySource = answer?.source
+        return path
+    }
+}

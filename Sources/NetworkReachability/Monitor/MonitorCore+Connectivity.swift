@@ -1,0 +1,80 @@
+import Dispatch
+
+/// The monitor's side of connectivity probing (issue 12): the prober's answers enter here and
+/// leave through the same numbered, deduplicated, generation-gated delivery as the engine's paths.
+extension MonitorCore {
+    /// Queues the path `body` makes (`State.enqueue`), for the probe's answers; nothing while a
+    /// host name's placeholder stands (its first real path comes from the engine).
+    func prepareLocked(_ body: (inout State) -> NetworkPath?) -> PendingDelivery? {
+        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+            guard let path = body(&state), state.hasState else { return nil }
+            return state.enqueue(path)
+        }
+        guard let (queue, delivery) = work else { return nil }
+        return PendingDelivery(core: self, queue: queue, delivery: delivery)
+    }
+
+    /// Sets (or clears) the prober, and re-delivers the current path with the new overlay.
+    func setConnectivityProber(_ prober: ConnectivityProber?) {
+        var old: ConnectivityProber?
+        var event = ConnectivityOverlay.Event.nothing
+        let pending = prepareLocked { state in
+            old = state.connectivity.prober
+            state.connectivity.replaceProber(with: prober)
+            let path: NetworkPath
+            (path, event) = state.connectivity.compose(state.enginePath)
+            return path
+        }
+        if let old, old !== prober { old.unsubscribe(self) }
+        prober?.subscribe(self)
+        pending.map { MonitorCore.dispatch([$0]) }
+        connectivityEvent(event)
+    }
+
+    var connectivityProber: ConnectivityProber? { state.withLock { $0.connectivity.prober } }
+
+    /// A probe's answer for `epoch`; dropped when the path moved on since.
+    func applyConnectivity(_ answer: ConnectivityAnswer, epoch: UInt64) {
+        let pending = prepareLocked { state in
+            guard state.connectivity.accept(answer, epoch: epoch) else { return nil }
+            return state.connectivity.compose(state.enginePath).0
+        }
+        pending.map { MonitorCore.dispatch([$0]) }
+    }
+
+    /// The current epoch, when this monitor wants probing now: a probe set, a satisfied path, and
+    /// someone listening (scheduled or iterated), unless `evenIfIdle`.
+    func connectivityEpoch(evenIfIdle: Bool = false) -> (UInt64, ConnectivityOverlay.Key)? {
+        state.withLock { state in
+            guard let key = state.connectivity.key, evenIfIdle || state.queue != nil || !state.streams.isEmpty else { return nil }
+            return (state.connectivity.epoch, key)
+        }
+    }
+
+    /// `path` (the engine's) with this monitor's connectivity answer on it.
+    func composingConnectivity(_ path: NetworkPath) -> NetworkPath {
+        state.withLock { $0.connectivity.peek(path) }
+    }
+
+    /// Tells the prober what a composition found; never under the lock.
+    func connectivityEvent(_ event: ConnectivityOverlay.Event) {
+        switch event {
+        case .nothing: break
+        case .probe(let prober, let epoch): prober.pathChanged(self, epoch: epoch)
+        case .stop(let prober): prober.pathWentDown()
+        }
+    }
+
+    /// The monitor stopped listening (unscheduled, cancelled, torn down): a probe only it wanted stops.
+    func connectivityListenersChanged() {
+        connectivityProber?.reconsider()
+    }
+}
+
+extension MonitorCore.State {
+    /// Keeps the engine's `path` and returns it with the probe's answer, and what the prober must hear.
+    mutating func takeEnginePath(_ path: NetworkPath) -> (NetworkPath, ConnectivityOverlay.Event) {
+        enginePath = path
+        return connectivity.compose(path)
+    }
+}

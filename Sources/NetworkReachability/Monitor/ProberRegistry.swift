@@ -1,0 +1,28 @@
+
+/// The process's probers: monitors of one namespace with equal probes share one.
+enum ProberRegistry {
+    private struct Key: Hashable {
+        var namespace: NamespaceIdentity
+        var probe: ConnectivityProbe
+    }
+
+    private struct WeakProber {
+        weak var prober: ConnectivityProber?
+    }
+
+    private static let probers = LockedState<[Key: WeakProber]>([:])
+
+    /// The prober of `probe` in `namespace`; nil when the namespace cannot be identified (the
+    /// monitor's path then says why, and its connectivity stays `unknown`).
+    static func prober(for probe: ConnectivityProbe, in namespace: NetworkNamespace) -> ConnectivityProber? {
+        guard let identity = try? NamespaceEntry.identity(of: namespace) else { return nil }
+        let key = Key(namespace: identity, probe: probe)
+        return probers.withLock { probers in
+            if let prober = probers[key]?.prober { return prober }
+            let prober = ConnectivityProber(probe: probe, namespace: namespace)
+            probers = probers.filter { $0.value.prober != nil }
+            probers[key] = WeakProber(prober: prober)
+            return prober
+        }
+    }
+}

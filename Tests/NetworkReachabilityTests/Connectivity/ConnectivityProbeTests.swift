@@ -1,0 +1,65 @@
+@testable import NetworkReachability
+import XCTest
+
+final class ConnectivityProbeTests: XCTestCase {
+    func testValidURLs() throws {
+        let plain = try ConnectivityProbe(url: "http://example.com")
+        XCTAssertEqual([plain.kind.rawValue, plain.host, "\(plain.port)", plain.path], ["http", "example.com", "80", "/"])
+        XCTAssertEqual(plain.timeout, .seconds(5))
+        XCTAssertEqual(plain.interval, .seconds(300))
+        let full = try ConnectivityProbe(url: "HTTP://192.0.2.1:8080/generate_204?x=1#frag", expecting: "ok")
+        XCTAssertEqual([full.host, "\(full.port)", full.path, full.authority], ["192.0.2.1", "8080", "/generate_204?x=1", "192.0.2.1:8080"])
+        let v6 = try ConnectivityProbe(url: "tcp://[2001:db8::1]:443")
+        XCTAssertEqual([v6.kind.rawValue, v6.host, "\(v6.port)", v6.path, v6.authority], ["tcp", "2001:db8::1", "443", "", "[2001:db8::1]:443"])
+    }
+
+    func testBadInput_typedErrorsNamingTheProblem() {
+        let cases: [(String, String)] = [
+            ("ftp://x", "the scheme 'ftp' is not supported"),
+            ("http://", "it has no host"),
+            ("tcp://host", "a tcp:// probe needs a port"),
+            ("http://host:0/", "port 0 cannot be connected to"),
+            ("http://host/a path", "it contains a space"),
+            ("example.com", "it has no scheme"),
+            ("http://host:99999/", "is not a number from 1 to 65535"),
+            ("http://user@host/", "user information"),
+            ("http://[::1/", "lacks its ']'"),
+            ("http://bad_name!/", "the host is not valid"),
+            ("tcp://host:80/path", "a tcp:// probe has no path"),
+        ]
+        for (url, reason) in cases {
+            XCTAssertThrowsError(try ConnectivityProbe(url: url), url) { error in
+                guard case .invalidProbe(let given, let why) = error as? ReachabilityError else { return XCTFail("\(error)") }
+                XCTAssertEqual(given, url)
+                XCTAssertTrue(why.contains(reason), "\(url): \(why)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+        XCTAssertThrowsError(try ConnectivityProbe(url: "tcp://h:1", expecting: "x"))
+        XCTAssertThrowsError(try ConnectivityProbe(url: "http://h/", expecting: ""))
+        XCTAssertThrowsError(try ConnectivityProbe(url: "http://h/", timeout: .zero))
+        XCTAssertThrowsError(try ConnectivityProbe(url: "http://h/", timeout: .seconds(10), interval: .seconds(5)))
+    }
+
+    func testVerdicts_andLocationMadeAbsolute() throws {
+        let probe = try ConnectivityProbe(url: "http://192.0.2.1:8080/check/gen_204")
+        func answer(_ status: Int, location: String? = nil, body: String = "", expecting: String? = nil) throws -> ConnectivityAnswer {
+            let probe = try ConnectivityProbe(url: probe.url, expecting: expecting)
+            let head = HTTPResponseHead(status: status, location: location, framing: .untilClose, bodyOffset: 0)
+            return ProbeVerdict.answer(for: head, body: Array(body.utf8), probe: probe)
+        }
+        XCTAssertEqual(try answer(204).connectivity, .full)
+        XCTAssertEqual(try answer(200, body: "is ok here", expecting: "ok").connectivity, .full)
+        XCTAssertEqual(try answer(200, body: "login", expecting: "ok").connectivity, .portal)
+        XCTAssertEqual(try answer(200).connectivity, .portal)
+        XCTAssertEqual(try answer(511).connectivity, .portal)
+        XCTAssertEqual(try answer(302, location: "/login").portalURL, "http://192.0.2.1:8080/login")
+        XCTAssertEqual(try answer(302, location: "login").portalURL, "http://192.0.2.1:8080/check/login")
+        XCTAssertEqual(try answer(302, location: "//portal.example/").portalURL, "http://portal.example/")
+        XCTAssertEqual(try answer(307, location: "https://portal.example/x").portalURL, "https://portal.example/x")
+        XCTAssertNil(try answer(302, location: "bad url").portalURL)
+        XCTAssertEqual(try answer(302, location: "/login").source, .probe(probe.url))
+        XCTAssertTrue(ProbeVerdict.needsBody(status: 200, probe: try ConnectivityProbe(url: probe.url, expecting: "x")))
+        XCTAssertFalse(ProbeVerdict.needsBody(status: 200, probe: probe))
+    }
+}
