@@ -1,17 +1,15 @@
 import Dispatch
 import NetworkReachability
 
-/// `check --probe`: the library's async `checkConnectivity()`, waited for by the synchronous command.
+/// `check --probe`: the library's `checkConnectivity`, waited for by the synchronous command.
+///
+/// Without a task: a task's first worker thread makes libdispatch open its epoll descriptor,
+/// which traps (SIGILL) when descriptors run out, instead of letting the command say why.
 enum ConnectivityCheck {
     static func run(_ monitor: PathMonitor) -> NetworkPath {
-        let result = LockedState<NetworkPath?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task {
-            let path = await monitor.checkConnectivity()
-            result.withLock { $0 = path }
-            done.signal()
-        }
+        monitor.checkConnectivity { done.signal() }
         done.wait()
-        return result.withLock { $0 }!
+        return monitor.currentPath
     }
 }

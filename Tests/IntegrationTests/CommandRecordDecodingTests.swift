@@ -15,7 +15,7 @@ extension CommandTests {
 
     func testCheckJSONRecord_decodesIntoTheLibrarysValues() throws {
         // Given: a record of the command
-        let result = try reachability(["check", "--json", "--netns", namespace, "8.8.8.8"])
+        let result = try check("--json", "8.8.8.8")
         XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
 
         // When: decoded with the library's Codable values

@@ -15,7 +15,7 @@ final class CommandWaitTests: CommandTestCase {
     func testWait_whenTheDefaultRouteComes_exitsZero() throws {
         // Given: no default route, so 8.8.8.8 is not reachable.
         try ipInNamespace("route", "del", "default")
-        let unreachable = try reachability(["check", "--netns", namespace, "8.8.8.8"])
+        let unreachable = try check("8.8.8.8")
         XCTAssertEqual(unreachable.status, 1, "precondition: 8.8.8.8 is not reachable: \(unreachable.stdout)")
 
         // When: wait runs (its engine listens once it logs "engine started"), then the route comes back.

@@ -11,12 +11,10 @@ final class HostNameCommandTests: XCTestCase {
     private static let deadline: TimeInterval = 30
 
     func testCheckJSON_printsTheBestFlags_andTheAddressesInTheResolversOrder() throws {
-        try withDNSNamespace(requiring: [.dnsmasq, .python]) { bed in
-            // Given a name with a reachable, an unreachable and a disconnected address
-            try bed.addLAN()
-            try bed.addDisconnectedLink()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("multi.nrx.test", LAN.onLink, LAN.refused, LAN.disconnected6)])
+        // Given a name with a reachable, an unreachable and a disconnected address
+        try withDNSLAN(requiring: [.dnsmasq, .python],
+                       serving: [DNSRecord("multi.nrx.test", LAN.onLink, LAN.refused, LAN.disconnected6)],
+                       given: { try $0.addDisconnectedLink() }) { bed in
             let order = try bed.resolverOrder(of: "multi.nrx.test")
             XCTAssertNotEqual(order.first, LAN.onLink, "test setup: the best address must not come first: \(order)")
             // When checked
@@ -35,10 +33,7 @@ final class HostNameCommandTests: XCTestCase {
     }
 
     func testCheckJSON_ofNamesThatDoNotResolve_saysWhy_andExitsOne() throws {
-        try withDNSNamespace { bed in
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("known.nrx.test", LAN.onLink)])
+        try withDNSLAN(serving: [DNSRecord("known.nrx.test", LAN.onLink)]) { bed in
             // Control: the namespace's server is the one asked, and it answers
             var result = try check(bed, "known.nrx.test")
             XCTAssertEqual(result.status, 0, "control: a name the server knows; stderr: \(result.standardError)")
@@ -68,8 +63,7 @@ final class HostNameCommandTests: XCTestCase {
     }
 
     func testCheckJSON_ofAnIPLiteral_hasNoAddresses() throws {
-        try withDNSNamespace(requiring: []) { bed in
-            try bed.addLAN()
+        try withDNSLAN(requiring: []) { bed in
             let result = try check(bed, LAN.onLink)
             XCTAssertEqual(result.status, 0, "stderr: \(result.standardError)")
             let record = try parseRecord(result.standardOutput)
@@ -91,8 +85,7 @@ final class HostNameCommandTests: XCTestCase {
             ("b\u{FC}cher.nrx.test", ["'\u{FC}'"]),
             ("printer.nrx.test%v0", ["printer.nrx.test%v0", "scope"]),
         ]
-        try withDNSNamespace(requiring: []) { bed in
-            try bed.addLAN()
+        try withDNSLAN(requiring: []) { bed in
             for (argument, says) in cases {
                 let result = try check(bed, argument)
                 let shown = argument.count > 40 ? "\(argument.prefix(20))...(\(argument.utf8.count) bytes)" : argument.debugDescription
@@ -108,9 +101,8 @@ final class HostNameCommandTests: XCTestCase {
     }
 
     func testWatch_followsResolvConf_andTheNetwork() throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given a live server, but resolv.conf naming a dead one (127.0.0.1: nobody listens)
-            try bed.addLAN()
             try bed.replaceByRename("resolv.conf", with: DNSTestBed.resolvConf(nameServer: "127.0.0.1"))
             try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
             let watch = try bed.startProcess(try CommandTestCase.binaryPath(), ["watch", "--json", "--netns", bed.name, "live.nrx.test"],

@@ -8,11 +8,8 @@ import XCTest
 /// they break while IP literals skip the resolver.
 final class HostNameFailureTests: XCTestCase {
     func testNXDOMAIN_noFlags_nameNotResolved_withoutWaiting() throws {
-        try withDNSNamespace { bed in
-            // Given a server that knows one name in nrx.test (NXDOMAIN for every other name in it)
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("known.nrx.test", LAN.onLink)])
+        // Given a server that knows one name in nrx.test (NXDOMAIN for every other name in it)
+        try withDNSLAN(serving: [DNSRecord("known.nrx.test", LAN.onLink)]) { bed in
             XCTAssertEqual(try bed.monitor(host: "known.nrx.test").currentPath.resolvedAddresses.map(\.description), [LAN.onLink],
                            "control: the namespace's server is the one asked, and it answers")
             let start = Date()
@@ -36,10 +33,9 @@ final class HostNameFailureTests: XCTestCase {
     }
 
     func testNoNameServerConfigured_noDNSServer_untilOneIs() throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given a resolv.conf without any nameserver line (glibc then tries 127.0.0.1, where
             // nobody listens) and a server that would know the name
-            try bed.addLAN()
             try bed.replaceByRename("resolv.conf", with: "# no name server here\noptions timeout:1\n")
             try bed.startDNSServer([DNSRecord("known.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "known.nrx.test")
@@ -65,10 +61,9 @@ final class HostNameFailureTests: XCTestCase {
     }
 
     func testFlagsOfANeverResolvedName_returnWithinTheFirstResolutionTimeout_whenTheServerNeverAnswers() throws {
-        try withDNSNamespace(requiring: [.python]) { bed in
+        try withDNSLAN(requiring: [.python]) { bed in
             // Given a name server that takes every query and never answers; the resolver would
             // wait 20 s for it
-            try bed.addLAN()
             try bed.useTestServer(options: "timeout:20 attempts:1")
             let server = try bed.startSilentServer()
 
@@ -94,9 +89,8 @@ final class HostNameFailureTests: XCTestCase {
     }
 
     func testNoResolutionRunsOnTheEnginesQueue_anotherTargetsEventsArriveOnTime() throws {
-        try withDNSNamespace(requiring: [.python]) { bed in
+        try withDNSLAN(requiring: [.python]) { bed in
             // Given a name whose server never answers (the resolver waits 20 s), being resolved
-            try bed.addLAN()
             try bed.useTestServer(options: "timeout:20 attempts:1")
             let server = try bed.startSilentServer()
             let queue = callbackQueue()
@@ -155,8 +149,7 @@ final class HostNameFailureTests: XCTestCase {
             ("a..nrx.test", "empty label"),
             ("-a.nrx.test", "'-'"),
         ]
-        try withDNSNamespace(requiring: []) { bed in
-            try bed.addLAN()
+        try withDNSLAN(requiring: []) { bed in
             for (name, rule) in cases {
                 do throws(ReachabilityError) {
                     let monitor = try bed.monitor(host: name)
@@ -175,11 +168,8 @@ final class HostNameFailureTests: XCTestCase {
     }
 
     func testIPLiteralsGivenAsHostNames_areMonitoredAsAddresses_withoutTheResolver() throws {
-        try withDNSNamespace { bed in
-            // Given a namespace with a server, and its engine's count of resolutions
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([])
+        // Given a namespace with a server, and its engine's count of resolutions
+        try withDNSLAN(serving: []) { bed in
             let anchor = try bed.namespace.monitor(LAN.onLink)
             let engine = try XCTUnwrap(anchor.engine)
             let before = engine.currentCounters.resolutions

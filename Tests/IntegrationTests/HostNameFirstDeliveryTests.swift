@@ -42,8 +42,7 @@ final class HostNameFirstDeliveryTests: XCTestCase {
     }
 
     private func check(repetitions: Int, name: (Int) -> String) throws {
-        try withDNSNamespace(requiring: [.python]) { bed in
-            try bed.addLAN()
+        try withDNSLAN(requiring: [.python]) { bed in
             try bed.useTestServer()
             try bed.startZoneServer()
             let queue = DispatchQueue(label: "first-delivery")

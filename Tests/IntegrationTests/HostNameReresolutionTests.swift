@@ -10,9 +10,8 @@ final class HostNameReresolutionTests: XCTestCase {
     private let quickly = HostResolutionOptions(reresolveInterval: .milliseconds(300))
 
     func testChangedRecords_arePickedUpByThePeriodicReresolution() throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given a watched name that resolves to an on-link address, re-resolved every 300 ms
-            try bed.addLAN()
             try bed.useTestServer()
             var server = try bed.startDNSServer([DNSRecord("moving.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "moving.nrx.test", options: quickly)
@@ -60,9 +59,8 @@ final class HostNameReresolutionTests: XCTestCase {
     /// the live one; the monitor re-resolves only every 60 s (the default) and the network does not
     /// change, so only the watch on resolv.conf can bring the answer.
     private func deadServerThenLive(replace: Bool) throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given a live server, but resolv.conf naming a dead one
-            try bed.addLAN()
             let deadConf = DNSTestBed.resolvConf(nameServer: "127.0.0.1")
             let liveConf = DNSTestBed.resolvConf(nameServer: DNSTestBed.serverAddress)
             let path = "\(bed.configurationDirectory)/resolv.conf"
@@ -95,10 +93,9 @@ final class HostNameReresolutionTests: XCTestCase {
     }
 
     func testSymlinkedResolvConf_whoseTargetIsReplacedByRename_isFollowed() throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given /etc/netns/NAME/resolv.conf as a symlink into a directory that a resolver
             // daemon rewrites by rename (here /etc/netns/NAME/run/), naming a dead server
-            try bed.addLAN()
             try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
             let run = "\(bed.configurationDirectory)/run"
             try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
@@ -130,8 +127,7 @@ final class HostNameReresolutionTests: XCTestCase {
     /// namespace, which has no default route, its server is unreachable), and, as asked, no
     /// /etc/netns either; then /etc/netns/NAME/resolv.conf is made.
     private func resolvConfCreatedAfterTheMonitorStarted(withEtcNetns: Bool) throws {
-        try withDNSNamespace { bed in
-            try bed.addLAN()
+        try withDNSLAN { bed in
             try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
             XCTAssertFalse(FileManager.default.fileExists(atPath: bed.configurationDirectory), "test setup")
             if withEtcNetns {
@@ -155,9 +151,8 @@ final class HostNameReresolutionTests: XCTestCase {
     }
 
     func testServerKilledMidWatch_keepsTheLastAddresses_markedStale_untilItAnswersAgain() throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given a watched name that resolved, re-resolved every 300 ms
-            try bed.addLAN()
             try bed.useTestServer()
             var server = try bed.startDNSServer([DNSRecord("live.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "live.nrx.test", options: quickly)
@@ -189,9 +184,8 @@ final class HostNameReresolutionTests: XCTestCase {
     }
 
     func testNetworkChange_resolvesTheNameAgain() throws {
-        try withDNSNamespace { bed in
+        try withDNSLAN { bed in
             // Given a watched name, re-resolved only every 60 s (the default)
-            try bed.addLAN()
             try bed.useTestServer()
             var server = try bed.startDNSServer([DNSRecord("moving.nrx.test", LAN.onLink)])
             let monitor = try bed.monitor(host: "moving.nrx.test")
@@ -211,10 +205,9 @@ final class HostNameReresolutionTests: XCTestCase {
     }
 
     func testLocalhost_comesFromTheNamespacesHostsFile_andFollowsIt() throws {
-        try withDNSNamespace(requiring: []) { bed in
+        try withDNSLAN(requiring: []) { bed in
             // Given /etc/netns/NAME/hosts giving localhost an address that /etc/hosts does not
             // (127.0.0.7; the host's file says 127.0.0.1), and no name server at all
-            try bed.addLAN()
             try bed.replaceByRename("resolv.conf", with: "# no name server\n")
             try bed.replaceByRename("hosts", with: "127.0.0.7 localhost\n")
             // Then localhost is that address: a local one

@@ -8,11 +8,8 @@ import XCTest
 /// ties go to the resolver's order), and the path carries the winner's interface and gateways.
 final class HostNameResolutionTests: XCTestCase {
     func testNameOfAnOnLinkAddress_isReachableAndDirect() throws {
-        try withDNSNamespace { bed in
-            // Given a name whose only record is an address on v0's subnet
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("onlink.nrx.test", LAN.onLink)])
+        // Given a name whose only record is an address on v0's subnet
+        try withDNSLAN(serving: [DNSRecord("onlink.nrx.test", LAN.onLink)]) { bed in
             // Then it is judged as that address: reachable, direct, over v0
             try assertHost("onlink.nrx.test", in: bed, resolvesTo: [LAN.onLink], winner: LAN.onLink,
                            is: [.reachable, .isDirect], interface: "v0", gateways: [])
@@ -20,11 +17,8 @@ final class HostNameResolutionTests: XCTestCase {
     }
 
     func testNameOfAnAddressBehindTheGateway_isReachableViaTheGateway() throws {
-        try withDNSNamespace { bed in
-            // Given a name of an address in 10.20.0.0/16, routed via 10.9.0.1
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("remote.nrx.test", LAN.remote)])
+        // Given a name of an address in 10.20.0.0/16, routed via 10.9.0.1
+        try withDNSLAN(serving: [DNSRecord("remote.nrx.test", LAN.remote)]) { bed in
             // Then it is reachable, not direct, and the path names the gateway
             try assertHost("remote.nrx.test", in: bed, resolvesTo: [LAN.remote], winner: LAN.remote,
                            is: [.reachable], interface: "v0", gateways: [LAN.gateway])
@@ -32,11 +26,8 @@ final class HostNameResolutionTests: XCTestCase {
     }
 
     func testNameOfAnAddressUnderAnUnreachableRoute_hasNoFlags_noRoute() throws {
-        try withDNSNamespace { bed in
-            // Given a name of an address that `unreachable 10.30.0.0/16` covers
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("refused.nrx.test", LAN.refused)])
+        // Given a name of an address that `unreachable 10.30.0.0/16` covers
+        try withDNSLAN(serving: [DNSRecord("refused.nrx.test", LAN.refused)]) { bed in
             // Then it resolves, but has no flags; the reason is the route, not the name
             try assertHost("refused.nrx.test", in: bed, resolvesTo: [LAN.refused], winner: LAN.refused,
                            is: [], reason: .noRoute)
@@ -44,11 +35,8 @@ final class HostNameResolutionTests: XCTestCase {
     }
 
     func testIPv6OnlyName_isJudgedByItsAAAARecord() throws {
-        try withDNSNamespace { bed in
-            // Given a name with only an AAAA record, on v0's IPv6 subnet
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("six.nrx.test", LAN.onLink6)])
+        // Given a name with only an AAAA record, on v0's IPv6 subnet
+        try withDNSLAN(serving: [DNSRecord("six.nrx.test", LAN.onLink6)]) { bed in
             // Then it is reachable and direct over v0, by IPv6 only
             let monitor = try assertHost("six.nrx.test", in: bed, resolvesTo: [LAN.onLink6], winner: LAN.onLink6,
                                          is: [.reachable, .isDirect], interface: "v0", gateways: [])
@@ -59,13 +47,11 @@ final class HostNameResolutionTests: XCTestCase {
     }
 
     func testSeveralAddresses_onlySomeReachable_theBestWins_inTheResolversOrder() throws {
-        try withDNSNamespace(requiring: [.dnsmasq, .python]) { bed in
-            // Given a name with three records: an on-link address (reachable), one under an
-            // `unreachable` route (no flags) and one on v1, which has no carrier (connection required)
-            try bed.addLAN()
-            try bed.addDisconnectedLink()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("multi.nrx.test", LAN.onLink, LAN.refused, LAN.disconnected6)])
+        // Given a name with three records: an on-link address (reachable), one under an
+        // `unreachable` route (no flags) and one on v1, which has no carrier (connection required)
+        try withDNSLAN(requiring: [.dnsmasq, .python],
+                       serving: [DNSRecord("multi.nrx.test", LAN.onLink, LAN.refused, LAN.disconnected6)],
+                       given: { try $0.addDisconnectedLink() }) { bed in
             let order = try bed.resolverOrder(of: "multi.nrx.test")
             XCTAssertEqual(Set(order), [LAN.onLink, LAN.refused, LAN.disconnected6], "test setup: what getaddrinfo returns")
             // (glibc's RFC 6724 sort puts the AAAA record first and the unusable address last, so
@@ -84,12 +70,9 @@ final class HostNameResolutionTests: XCTestCase {
     }
 
     func testSeveralReachableAddresses_theResolversFirstWins() throws {
-        try withDNSNamespace(requiring: [.dnsmasq, .python]) { bed in
-            // Given a name with two reachable records: an on-link IPv4 address and an IPv6 one
-            // behind the gateway
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("tie.nrx.test", LAN.onLink, LAN.remote6)])
+        // Given a name with two reachable records: an on-link IPv4 address and an IPv6 one
+        // behind the gateway
+        try withDNSLAN(requiring: [.dnsmasq, .python], serving: [DNSRecord("tie.nrx.test", LAN.onLink, LAN.remote6)]) { bed in
             let order = try bed.resolverOrder(of: "tie.nrx.test")
             XCTAssertEqual(Set(order), [LAN.onLink, LAN.remote6], "test setup: what getaddrinfo returns")
             let verdicts = try order.map { try bed.namespace.kernelVerdict(.destination($0)) }
@@ -106,11 +89,8 @@ final class HostNameResolutionTests: XCTestCase {
     }
 
     func testConcurrentMonitorsOfOneName_shareOneResolution() throws {
-        try withDNSNamespace { bed in
-            // Given the namespace's engine, and its count of resolutions
-            try bed.addLAN()
-            try bed.useTestServer()
-            try bed.startDNSServer([DNSRecord("shared.nrx.test", LAN.onLink)])
+        // Given the namespace's engine, and its count of resolutions
+        try withDNSLAN(serving: [DNSRecord("shared.nrx.test", LAN.onLink)]) { bed in
             let anchor = try bed.namespace.monitor(LAN.onLink)
             let engine = try XCTUnwrap(anchor.engine)
             let before = engine.currentCounters.resolutions

@@ -107,15 +107,28 @@ final class ResourceExhaustionTests: XCTestCase {
     // MARK: - The sweep, over the command and a library client
 
     /// `prlimit --nofile=N` for N from 3 to 64 over `check` (an address, a name, the general
-    /// path), `watch --count 1` and the `sc-monitor` example (a library client). N = 3 leaves the dynamic loader no descriptor for the shared libraries: it says so
-    /// in one line and exits 127 before any code of ours runs.
+    /// path), `check --probe` (a probe server on loopback answering 204, and a refused port),
+    /// `watch --count 1` and the `sc-monitor` example (a library client). N = 3 leaves the dynamic
+    /// loader no descriptor for the shared libraries: it says so in one line and exits 127 before
+    /// any code of ours runs.
     func testDescriptorLimitSweep_answerOrOneLineError_neverASignal() throws {
         let reachability = try builtExecutable("reachability")
         let example = try builtExecutable("sc-monitor")
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let refusing = try LoopbackHTTPServer.boundLoopbackSocket()
+        defer { _ = close(refusing.socket) }
+        let served = [reachability, "check", "127.0.0.1", "--probe", "http://127.0.0.1:\(server.port)/generate_204"]
+        let refused = [reachability, "check", "127.0.0.1", "--probe", "http://127.0.0.1:\(refusing.port)/"]
+        // Without a limit the two probes answer as they should, so the sweep probes for real.
+        XCTAssertEqual(try Self.run(served).standardOutput.split(separator: " ").last, "full\n")
+        XCTAssertEqual(try Self.run(refused).standardOutput.split(separator: " ").last, "limited\n")
         let commands: [[String]] = [
             [reachability, "check", "127.0.0.1"],
             [reachability, "check", "localhost"],
             [reachability, "check"],
+            served,
+            refused,
             [reachability, "watch", "127.0.0.1", "--count", "1"],
             [example, "--updates", "1", "--timeout", "20"],
         ]
@@ -166,6 +179,7 @@ final class ResourceExhaustionTests: XCTestCase {
         var signalled: Bool
         var status: Int32
         var standardError: String
+        var standardOutput: String
     }
 
     private static func run(_ command: [String]) throws -> Outcome {
@@ -174,13 +188,17 @@ final class ResourceExhaustionTests: XCTestCase {
         process.arguments = Array(command.dropFirst())
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // Output is one line at most; the error pipe is read to its end first, then the output's.
         let text = errors.fileHandleForReading.readDataToEndOfFile()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(signalled: process.terminationReason == .uncaughtSignal, status: process.terminationStatus,
-                       standardError: String(decoding: text, as: UTF8.self))
+                       standardError: String(decoding: text, as: UTF8.self),
+                       standardOutput: String(decoding: printed, as: UTF8.self))
     }
 
     /// nil when the run answered (0, or 1 for "not reachable") or said why in one line with

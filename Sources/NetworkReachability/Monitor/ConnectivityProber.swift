@@ -8,6 +8,11 @@ import Dispatch
 /// cancels it and starts another. Timers: `interval` after `full`; after `limited` or `portal`
 /// from 5 s (or the interval, if shorter), doubling up to the interval; none while no subscriber
 /// has a satisfied path, so an idle process wakes once per interval.
+///
+/// The timers are kept by a poll loop of its own (`EventWaiter`, made at the first timer), never
+/// by a `DispatchSource`: libdispatch's timers need its epoll descriptor, whose creation traps
+/// (SIGILL) when descriptors run out. With no loop to be had (descriptors or threads out) the
+/// prober keeps no timer: answers still come on path changes and from `probeNow`.
 final class ConnectivityProber: Sendable {
     let probe: ConnectivityProbe
     let namespace: NetworkNamespace
@@ -34,7 +39,7 @@ final class ConnectivityProber: Sendable {
         /// The monitors the answer goes to, each with the epoch it is for.
         var targets: [ObjectIdentifier: Target]
         /// `probeNow` callers waiting for this probe's answer.
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [@Sendable () -> Void] = []
     }
 
     /// `@unchecked Sendable`: reached only through `state`'s lock; the one non-Sendable member, the
@@ -43,17 +48,32 @@ final class ConnectivityProber: Sendable {
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var inFlight: InFlight?
         var nextID: UInt64 = 0
-        var timer: DispatchSourceTimer?
+        /// The armed re-probe timer; kept after it fired, until the next probe starts, so that
+        /// "a timer" also means "answered since anyone last listened".
+        var timer: WatchToken?
+        /// Bumped whenever the timer is replaced or dropped: a timer whose action was already on its
+        /// way to the control queue then finds itself stale and does nothing.
+        var timerGeneration: UInt64 = 0
+        /// Keeps the timers; made at the first one.
+        var waiter: EventWaiter?
         var timerDue = false
         var backoff: Duration?
         var forced: [ObjectIdentifier: Subscriber] = [:]
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [@Sendable () -> Void] = []
         var kickScheduled = false
         /// The last answer for each path key, until a path moves or drops: a monitor that joins
         /// later with the same path gets it without a probe of its own.
         var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
         /// Probes started, for tests and benchmarks.
         var started = 0
+
+        /// Cancels the timer (one whose action is already on its way finds its generation stale).
+        mutating func dropTimer() {
+            if let timer { waiter?.cancel(timer) }
+            timer = nil
+            timerDue = false
+            timerGeneration &+= 1
+        }
     }
 
     /// Sends nothing: answers come by hand (`MonitorCore.applyConnectivity`), for unit tests.
@@ -68,10 +88,10 @@ final class ConnectivityProber: Sendable {
 
     deinit {
         state.withLock { state in
-            state.timer?.cancel()
+            state.dropTimer()
             state.inFlight?.signal.cancel()
-            state.inFlight?.waiters.forEach { $0.resume() }
-            state.waiters.forEach { $0.resume() }
+            state.inFlight?.waiters.forEach { $0() }
+            state.waiters.forEach { $0() }
         }
         resolver.stop()
     }
@@ -115,14 +135,21 @@ final class ConnectivityProber: Sendable {
     /// Probes now for `core` (scheduled or not) and returns once the answer was applied, or at
     /// once when its path is not satisfied.
     func probeNow(for core: MonitorCore) async {
-        guard !isPassive else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            state.withLock { state in
-                state.forced[ObjectIdentifier(core)] = Subscriber(core: core)
-                state.waiters.append(continuation)
-            }
-            reconsider()
+            probeNow(for: core) { continuation.resume() }
         }
+    }
+
+    /// `probeNow` without Swift concurrency: `done` runs once the answer was applied (on the
+    /// control queue), or at once. Its task would run on the global executor, whose first worker
+    /// thread makes libdispatch open its epoll descriptor, and trap when it cannot.
+    func probeNow(for core: MonitorCore, then done: @escaping @Sendable () -> Void) {
+        guard !isPassive else { return done() }
+        state.withLock { state in
+            state.forced[ObjectIdentifier(core)] = Subscriber(core: core)
+            state.waiters.append(done)
+        }
+        reconsider()
     }
 
     // MARK: - On the control queue
@@ -169,16 +196,14 @@ final class ConnectivityProber: Sendable {
         }
         for (target, answer) in reused { target.core.applyConnectivity(answer, epoch: target.epoch) }
         let stale = !forced.isEmpty || timerDue || unanswered.count > reused.count
-        var unansweredWaiters: [CheckedContinuation<Void, Never>] = []
-        defer { unansweredWaiters.forEach { $0.resume() } }
+        var unansweredWaiters: [@Sendable () -> Void] = []
+        defer { unansweredWaiters.forEach { $0() } }
         let start = state.withLock { state -> InFlight? in
             guard !targets.isEmpty else {
                 state.inFlight?.signal.cancel()
                 unansweredWaiters = newWaiters + (state.inFlight?.waiters ?? [])
                 state.inFlight = nil
-                state.timer?.cancel()
-                state.timer = nil
-                state.timerDue = false
+                state.dropTimer()
                 return nil
             }
             let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -205,9 +230,7 @@ final class ConnectivityProber: Sendable {
                 unansweredWaiters = waiters
                 return nil
             }
-            state.timer?.cancel()
-            state.timer = nil
-            state.timerDue = false
+            state.dropTimer()
             state.nextID &+= 1
             state.started += 1
             let flight = InFlight(id: state.nextID, signal: signal, targets: byID, waiters: waiters)
@@ -226,7 +249,7 @@ final class ConnectivityProber: Sendable {
     private func finish(_ id: UInt64, answer: ConnectivityAnswer?) {
         dispatchPrecondition(condition: .onQueue(control))
         var targets: [Target] = []
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+        let waiters = state.withLock { state -> [@Sendable () -> Void]? in
             guard let current = state.inFlight, current.id == id else { return nil }
             state.inFlight = nil
             guard let answer else { return current.waiters }
@@ -244,26 +267,36 @@ final class ConnectivityProber: Sendable {
                 state.backoff = next
                 delay = next
             }
-            state.timer = makeTimer(after: delay)
+            armTimer(after: delay, in: &state)
             return current.waiters
         }
         guard let waiters else { return }
-        defer { waiters.forEach { $0.resume() } }
+        defer { waiters.forEach { $0() } }
         guard let answer else { return }
         for target in targets { target.core.applyConnectivity(answer, epoch: target.epoch) }
         reconsider()
     }
 
-    private func makeTimer(after delay: Duration) -> DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: control)
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.state.withLock { $0.timerDue = true }
-            self.kick()
+    /// Arms the re-probe timer on the prober's own poll loop. Under the state's lock.
+    private func armTimer(after delay: Duration, in state: inout State) {
+        state.dropTimer()
+        if state.waiter == nil {
+            // No socket to poll (-1 is skipped by `poll`): the loop only keeps the timers.
+            state.waiter = try? EventWaiter(fileDescriptor: -1, queue: control, keepAlive: control,
+                                            readable: {}, due: {})
         }
-        timer.resume()
-        return timer
+        guard let waiter = state.waiter else { return }
+        let generation = state.timerGeneration
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        // The action runs on the control queue (the loop's `queue.sync`), as `kick` must.
+        state.timer = waiter.schedule(at: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+            guard let self else { return }
+            let current = self.state.withLock { state -> Bool in
+                guard state.timerGeneration == generation else { return false }
+                state.timerDue = true
+                return true
+            }
+            if current { self.kick() }
+        }
     }
 }

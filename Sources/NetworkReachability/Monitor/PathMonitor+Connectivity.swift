@@ -35,4 +35,15 @@ extension PathMonitor {
         await prober.probeNow(for: core)
         return currentPath
     }
+
+    /// ``checkConnectivity()`` for a caller that must not start a task: `done` runs once the
+    /// answer is in ``currentPath`` (on the prober's queue; at once without a probe).
+    ///
+    /// The command's `check --probe` waits with it: a task's first worker thread makes libdispatch
+    /// open its epoll descriptor, which traps (SIGILL) when descriptors run out.
+    package func checkConnectivity(then done: @escaping @Sendable () -> Void) {
+        guard let prober = core.connectivityProber else { return done() }
+        if !core.isActive { _ = currentPath }
+        prober.probeNow(for: core, then: done)
+    }
 }
