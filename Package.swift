@@ -53,7 +53,7 @@ let package = Package(
         // The examples' shared command line (--updates, --timeout), not part of any product.
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
         .executableTarget(name: "sc-monitor", dependencies: ["ReachabilityCompat", "ExampleSupport"], path: "Examples/sc-monitor"),
-        .executableTarget(name: "af-manager", dependencies: ["NetworkReachability", "ExampleSupport"], path: "Examples/af-manager"),
+        .executableTarget(name: "af-manager", dependencies: ["NetworkReachability", "ReachabilityCompat", "ExampleSupport"], path: "Examples/af-manager"),
         .executableTarget(name: "nw-monitor", dependencies: ["ReachabilityCompat", "ExampleSupport"], path: "Examples/nw-monitor"),
         .target(
             name: "NetworkReachabilityService",

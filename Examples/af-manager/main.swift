@@ -1,6 +1,7 @@
 import ExampleSupport
 import Foundation
 import NetworkReachability
+import ReachabilityCompat
 
 // af-manager [--domain NAME | --address ADDRESS] [--updates N] [--timeout SECONDS]
 //

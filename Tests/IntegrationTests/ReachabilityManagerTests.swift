@@ -1,5 +1,6 @@
 import Foundation
 import NetworkReachability
+import ReachabilityCompat
 import XCTest
 
 /// `ReachabilityManager` against a real kernel: throwaway namespaces whose carrier and default

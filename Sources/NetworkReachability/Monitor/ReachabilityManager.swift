@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// AFNetworkReachabilityManager's face: a status (`unknown`, `notReachable`, `reachableViaWWAN`,
@@ -18,6 +20,13 @@ import Logging
 /// change without changing the status (an `isDirect` that comes and goes) deliver nothing. For
 /// each status the block runs first, then the delegate, then `didChangeNotification` is posted on
 /// `NotificationCenter.default`, all on the manager's queue and in the order the states arose.
+///
+/// **The notification lives in `ReachabilityCompat`.** This module does not import Foundation,
+/// so that a program using only `NetworkReachability` (the `reachability` command among them)
+/// does not link it: with `--static-swift-stdlib` that is tens of megabytes of Foundation and
+/// ICU. `didChangeNotification` is declared by `import ReachabilityCompat` (or
+/// `import SystemConfiguration`), and posting starts the first time the process reads it, which
+/// every observer does to subscribe.
 ///
 /// **The queue.** AFNetworking delivers on the main queue. This manager delivers on its own
 /// `queue`, a private serial queue unless `init(monitor:queue:)` is given one, because the main
@@ -43,10 +52,10 @@ public final class ReachabilityManager: Sendable {
         return ReachabilityManager(monitor: monitor)
     }()
 
-    /// The name of the notification posted on `NotificationCenter.default` after each status
-    /// change, with the manager as its object; AFNetworking's
-    /// `AFNetworkingReachabilityDidChangeNotification`, with the same string.
-    public static let didChangeNotification = Notification.Name("com.alamofire.networking.reachability.change")
+    /// What posts `didChangeNotification`: set by `ReachabilityCompat` when the notification's
+    /// name is first read, so this module never names Foundation. Called on the manager's queue
+    /// after the block and the delegate, outside any lock.
+    package static let statusPoster = LockedState<(@Sendable (ReachabilityManager, ReachabilityStatus) -> Void)?>(nil)
 
     /// The `userInfo` key of the new status in `didChangeNotification`:
     /// `notification.userInfo?[ReachabilityManager.statusUserInfoKey] as? ReachabilityStatus`.
@@ -213,8 +222,7 @@ public final class ReachabilityManager: Sendable {
         guard let callouts else { return }
         callouts.block?(status)
         callouts.delegate?.reachabilityManager(self, didChange: status)
-        NotificationCenter.default.post(
-            name: Self.didChangeNotification, object: self, userInfo: [Self.statusUserInfoKey: status])
+        if let post = Self.statusPoster.withLock({ $0 }) { post(self, status) }
     }
 
     private struct Callouts {
