@@ -1,52 +1,69 @@
 import NetworkReachability
 
 /// `--json`: one object per line, with the keys in the order of the contract in `cli.md`.
+///
+/// Written with a `JSONWriter` into one string reserved for the whole line (the output path of
+/// every change: no tree of values, no growing).
 struct JSONRecordFormatter: RecordFormatter {
+    /// Larger than a record with a few interfaces, so the line is never regrown.
+    static let lineCapacity = 1024
+
     func format(_ record: Record) -> String {
-        Self.value(of: record).serialized + "\n"
+        var json = JSONWriter(capacity: Self.lineCapacity)
+        Self.write(record, to: &json)
+        json.newline()
+        return json.text
     }
 
     /// The record as a JSON object; `addresses` only for a host name.
-    static func value(of record: Record) -> JSONValue {
+    static func write(_ record: Record, to json: inout JSONWriter) {
         let path = record.path
-        var members: [(key: String, value: JSONValue)] = [
-            ("time", .string(record.time.description)),
-            ("target", .string(record.target)),
-            ("flags", .array(path.flags.names.map { .string($0) })),
-            ("flagsRaw", .int(Int(path.flags.rawValue))),
-            ("status", .string(path.reachabilityStatus.description)),
-            ("path", value(of: path)),
-        ]
+        json.beginObject()
+        json.key("time"); json.string(record.time.description)
+        json.key("target"); json.string(record.target)
+        json.key("flags"); json.beginArray()
+        for named in ReachabilityFlags.allNamed where path.flags.contains(named.flag) { json.string(named.name) }
+        json.endArray()
+        json.key("flagsRaw"); json.int(Int(path.flags.rawValue))
+        json.key("status"); json.string(path.reachabilityStatus.description)
+        json.key("path"); write(path, to: &json)
         if let addresses = record.addresses {
-            members.append(("addresses", .array(addresses.map { .string($0) })))
+            json.key("addresses"); json.beginArray()
+            for address in addresses { json.string(address) }
+            json.endArray()
         }
-        return .object(members)
+        json.endObject()
     }
 
     /// The `path` object.
-    static func value(of path: NetworkPath) -> JSONValue {
-        .object([
-            ("status", .string(path.status.description)),
-            ("unsatisfiedReason", .string(path.unsatisfiedReason?.description)),
-            ("interface", path.interface.map(value(of:)) ?? .null),
-            ("gateways", .array(path.gateways.map { .string($0.addressString) })),
-            ("availableInterfaces", .array(path.availableInterfaces.map(value(of:)))),
-            ("isExpensive", .bool(path.isExpensive)),
-            ("isConstrained", .bool(path.isConstrained)),
-            ("supportsIPv4", .bool(path.supportsIPv4)),
-            ("supportsIPv6", .bool(path.supportsIPv6)),
-            ("supportsDNS", .bool(path.supportsDNS)),
-            ("connectivity", .string(path.connectivity.description)),
-            ("portalURL", .string(path.portalURL)),
-        ])
+    static func write(_ path: NetworkPath, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("status"); json.string(path.status.description)
+        json.key("unsatisfiedReason"); json.string(path.unsatisfiedReason?.description)
+        json.key("interface")
+        if let interface = path.interface { write(interface, to: &json) } else { json.null() }
+        json.key("gateways"); json.beginArray()
+        for gateway in path.gateways { json.string(gateway.addressString) }
+        json.endArray()
+        json.key("availableInterfaces"); json.beginArray()
+        for interface in path.availableInterfaces { write(interface, to: &json) }
+        json.endArray()
+        json.key("isExpensive"); json.bool(path.isExpensive)
+        json.key("isConstrained"); json.bool(path.isConstrained)
+        json.key("supportsIPv4"); json.bool(path.supportsIPv4)
+        json.key("supportsIPv6"); json.bool(path.supportsIPv6)
+        json.key("supportsDNS"); json.bool(path.supportsDNS)
+        json.key("connectivity"); json.string(path.connectivity.description)
+        json.key("portalURL"); json.string(path.portalURL)
+        json.endObject()
     }
 
     /// `{"name":..,"index":..,"type":..}`.
-    static func value(of interface: NetworkInterface) -> JSONValue {
-        .object([
-            ("name", .string(interface.name)),
-            ("index", .int(interface.index)),
-            ("type", .string(interface.type.description)),
-        ])
+    static func write(_ interface: NetworkInterface, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("name"); json.string(interface.name)
+        json.key("index"); json.int(interface.index)
+        json.key("type"); json.string(interface.type.description)
+        json.endObject()
     }
 }

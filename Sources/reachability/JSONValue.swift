@@ -30,7 +30,7 @@ enum JSONValue: Sendable {
         case .int(let value):
             out += String(value)
         case .string(let text):
-            Self.writeString(text, to: &out)
+            JSONWriter.appendString(text, to: &out)
         case .array(let elements):
             out += "["
             for (offset, element) in elements.enumerated() {
@@ -42,34 +42,11 @@ enum JSONValue: Sendable {
             out += "{"
             for (offset, member) in members.enumerated() {
                 if offset > 0 { out += "," }
-                Self.writeString(member.key, to: &out)
+                JSONWriter.appendString(member.key, to: &out)
                 out += ":"
                 member.value.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    /// A JSON string literal (RFC 8259): quote, backslash and control characters escaped,
-    /// everything else as UTF-8.
-    private static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

@@ -198,42 +198,52 @@ private final class WaitLoop: @unchecked Sendable {
 
 extension WaitLoop {
     func run() {
-        var descriptors: [Int32] = []
-        var handlers: [(token: Int, onReadable: @Sendable () -> Void)] = []
+        // Kept across iterations and refilled in place: a wake-up (every kernel event) allocates
+        // nothing here (BENCHMARKS.md, issue 13: 7 of a route change's 56 mallocs were this loop's).
+        var descriptors: [pollfd] = []
+        // The watch itself, not its closure: a closure in a tuple element is stored reabstracted,
+        // which costs an allocation each time it goes in and each time it comes out.
+        var handlers: [(token: Int, watch: DescriptorWatch)] = []
         while true {
             let (stopped, deadline, closing) = control.withLock { control in
-                defer { control.closing.removeAll() }
-                let watches = control.watches.sorted { $0.key < $1.key }
-                handlers = watches.map { ($0.key, $0.value.onReadable) }
-                descriptors = [fileDescriptor, channel.reader] + watches.map(\.value.fileDescriptor)
-                let earliest = ([control.deadline].compactMap { $0 } + control.timers.values.map(\.deadline)).min()
+                defer { if !control.closing.isEmpty { control.closing.removeAll() } }
+                handlers.removeAll(keepingCapacity: true)
+                for (token, watch) in control.watches { handlers.append((token, watch)) }
+                handlers.sort { $0.token < $1.token }
+                descriptors.removeAll(keepingCapacity: true)
+                descriptors.append(pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0))
+                descriptors.append(pollfd(fd: channel.reader, events: Int16(POLLIN), revents: 0))
+                for handler in handlers {
+                    descriptors.append(pollfd(fd: handler.watch.fileDescriptor, events: Int16(POLLIN), revents: 0))
+                }
+                var earliest = control.deadline
+                for timer in control.timers.values where timer.deadline < earliest ?? .max { earliest = timer.deadline }
                 return (control.stopped, earliest, control.closing)
             }
             closing.forEach(Syscalls.close)
             if stopped { break }
-            var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&polled, nfds_t(polled.count), Self.timeout(until: deadline))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), Self.timeout(until: deadline))
             if ready < 0 {
                 if errno == EINTR { continue }
                 break  // cannot wait any more; the engine's synchronous paths still drain
             }
-            if polled[1].revents != 0 { channel.drain() }
+            if descriptors[1].revents != 0 { channel.drain() }
             // POLLERR too: an overrun (ENOBUFS) is reported through the handler's drain.
-            if polled[0].revents & Int16(POLLIN | POLLERR) != 0 {
+            if descriptors[0].revents & Int16(POLLIN | POLLERR) != 0 {
                 if control.withLock({ $0.stopped }) { break }
                 queue.sync(execute: readable)
-            } else if polled[0].revents & Int16(POLLNVAL | POLLHUP) != 0 {
+            } else if descriptors[0].revents & Int16(POLLNVAL | POLLHUP) != 0 {
                 break
             }
-            for (position, handler) in handlers.enumerated() where polled[position + 2].revents != 0 {
+            for (position, handler) in handlers.enumerated() where descriptors[position + 2].revents != 0 {
                 // A descriptor that is not open would wake every poll: stop watching it.
-                if polled[position + 2].revents & Int16(POLLNVAL) != 0 {
+                if descriptors[position + 2].revents & Int16(POLLNVAL) != 0 {
                     control.withLock { _ = $0.watches.removeValue(forKey: handler.token) }
                     continue
                 }
                 // Unwatched meanwhile (its descriptor is waiting to be closed), or stopping: skip.
                 guard control.withLock({ !$0.stopped && $0.watches[handler.token] != nil }) else { continue }
-                queue.sync(execute: handler.onReadable)
+                queue.sync(execute: handler.watch.onReadable)
             }
             if isDue() { queue.sync(execute: due) }
             for action in dueTimers() { queue.sync(execute: action) }
@@ -257,7 +267,7 @@ extension WaitLoop {
     /// Removes and returns the scheduled actions whose deadline has passed, earliest first.
     private func dueTimers() -> [@Sendable () -> Void] {
         control.withLock { control in
-            guard !control.stopped else { return [] }
+            guard !control.stopped, !control.timers.isEmpty else { return [] }
             let now = DispatchTime.now().uptimeNanoseconds
             let due = control.timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
             for (token, _) in due { control.timers[token] = nil }
