@@ -27,14 +27,15 @@ struct RouteVerdict: Sendable, Equatable {
     ///   ties go to the resolver's order.
     static func best(_ verdicts: [RouteVerdict], byMetric: Bool = true) -> RouteVerdict? {
         var best: RouteVerdict?
-        for verdict in verdicts {
-            guard let current = best else { best = verdict; continue }
-            let betterMetric = byMetric && verdict.rank > 0 && verdict.metric < current.metric
-            if verdict.rank > current.rank || (verdict.rank == current.rank && betterMetric) {
-                best = verdict
-            }
-        }
+        for verdict in verdicts { best = better(best, verdict, byMetric: byMetric) }
         return best
+    }
+
+    /// `best([current, verdict])` without the array: the evaluation of every change folds with it.
+    static func better(_ current: RouteVerdict?, _ verdict: RouteVerdict, byMetric: Bool = true) -> RouteVerdict {
+        guard let current else { return verdict }
+        let betterMetric = byMetric && verdict.rank > 0 && verdict.metric < current.metric
+        return verdict.rank > current.rank || (verdict.rank == current.rank && betterMetric) ? verdict : current
     }
 }
 
@@ -101,7 +102,9 @@ enum Evaluator {
         }
         let byMetric: Bool
         if case .host = target { byMetric = false } else { byMetric = true }
-        let best = RouteVerdict.best(answers.map { verdict(for: $0, in: snapshot) }, byMetric: byMetric) ?? .noRoute
+        var folded: RouteVerdict?
+        for answer in answers { folded = RouteVerdict.better(folded, verdict(for: answer, in: snapshot), byMetric: byMetric) }
+        let best = folded ?? .noRoute
         if case .general(let filter) = target, !filter.isEmpty, best.rank == 0 {
             return RouteVerdict(flags: best.flags, reason: .requiredInterfaceUnavailable, interfaceIndex: best.interfaceIndex,
                                 gateways: best.gateways, metric: best.metric)
@@ -231,7 +234,7 @@ enum Evaluator {
             best = verdict(for: target, answers: answers, in: snapshot)
             for (question, answer) in zip(questions, answers) {
                 let candidate = verdict(for: answer, in: snapshot)
-                families[question.family] = RouteVerdict.best([families[question.family], candidate].compactMap { $0 })
+                families[question.family] = RouteVerdict.better(families[question.family], candidate)
             }
         } else {
             switch target {
