@@ -8,19 +8,13 @@ import XCTest
 final class InterfaceClassificationTests: XCTestCase {
     private let plan = AddressPlan.ipv4
 
-    override func tearDown() {
-        ReachabilitySettings.interfacePolicy = InterfacePolicy()
-        super.tearDown()
-    }
-
     /// A veth `device` with `plan.hostCIDR` and the default route via `plan.gateway`, and the
-    /// general path over it, with `policy` in force.
+    /// general path over it, as a monitor with `policy` sees it.
     private func pathOverDefault(_ device: String, policy: InterfacePolicy, in ns: Namespace,
                                  file: StaticString = #filePath, line: UInt = #line) throws -> (PathMonitor, NetworkPath) {
-        ReachabilitySettings.interfacePolicy = policy
         try ns.addLink(device, peer: "p-" + device, address: plan.hostCIDR)
         try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", device)
-        let monitor = try ns.generalMonitor()
+        let monitor = try ns.generalMonitor(policy: policy)
         let path = monitor.currentPath
         XCTAssertEqual(path.interface?.name, device, "\(path)", file: file, line: line)
         XCTAssertEqual(path.status, .satisfied, "\(path)", file: file, line: line)
@@ -104,28 +98,27 @@ final class InterfaceClassificationTests: XCTestCase {
             let sysfs = try SysfsFixture()
             defer { sysfs.remove() }
             try sysfs.uevent("wlan0", devtype: "wlan")
-            ReachabilitySettings.interfacePolicy = sysfs.policy()
             try ns.addLink("eth0", peer: "p-eth0", address: plan.hostCIDR)
             try ns.addLink("wlan0", peer: "p-wlan0", address: plan.second.hostCIDR)
             try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "eth0", "metric", "100")
             try ns.ip("-4", "route", "add", "default", "via", plan.second.gateway, "dev", "wlan0", "metric", "600")
 
-            let general = try ns.generalMonitor().currentPath
+            let general = try ns.generalMonitor(policy: sysfs.policy()).currentPath
             XCTAssertEqual(general.interface?.name, "eth0", "\(general)")
             XCTAssertEqual(general.interface?.type, .wiredEthernet, "\(general)")
             XCTAssertEqual(general.availableInterfaces.map(\.name), ["eth0", "wlan0"], "\(general)")
             XCTAssertEqual(general.availableInterfaces.map(\.type), [.wiredEthernet, .wifi], "\(general)")
 
-            let wifi = try ns.filteredMonitor(required: .wifi).currentPath
+            let wifi = try ns.filteredMonitor(required: .wifi, policy: sysfs.policy()).currentPath
             XCTAssertEqual(wifi.status, .satisfied, "\(wifi)")
             XCTAssertEqual(wifi.interface?.name, "wlan0", "\(wifi)")
             XCTAssertTrue(wifi.usesInterfaceType(.wifi), "\(wifi)")
             XCTAssertEqual(wifi.gateways.map(\.addressString), [plan.second.gateway], "\(wifi)")
 
-            let noWiFi = try ns.filteredMonitor(prohibited: [.wifi]).currentPath
+            let noWiFi = try ns.filteredMonitor(prohibited: [.wifi], policy: sysfs.policy()).currentPath
             XCTAssertEqual(noWiFi.interface?.name, "eth0", "\(noWiFi)")
 
-            let cellular = try ns.filteredMonitor(required: .cellular).currentPath
+            let cellular = try ns.filteredMonitor(required: .cellular, policy: sysfs.policy()).currentPath
             XCTAssertEqual(cellular.unsatisfiedReason, .requiredInterfaceUnavailable, "\(cellular)")
         }
     }
@@ -252,12 +245,12 @@ final class InterfaceClassificationTests: XCTestCase {
 
     func testConfiguredExpensiveAndConstrainedNames() throws {
         try withPathNamespace { ns in
-            ReachabilitySettings.interfacePolicy = InterfacePolicy(expensiveInterfaceNames: ["v0"], constrainedInterfaceNames: ["v1"])
+            let policy = InterfacePolicy(expensiveInterfaceNames: ["v0"], constrainedInterfaceNames: ["v1"])
             try ns.addLink("v0", address: plan.hostCIDR)
             try ns.addLink("v1", address: plan.second.hostCIDR)
             try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "v0", "metric", "100")
             try ns.ip("-4", "route", "add", "default", "via", plan.second.gateway, "dev", "v1", "metric", "200")
-            let watch = WatchedMonitor(try ns.generalMonitor())
+            let watch = WatchedMonitor(try ns.generalMonitor(policy: policy))
             defer { watch.stop() }
 
             // Over v0: expensive, not constrained, and still Ethernet and not WWAN
@@ -321,34 +314,34 @@ final class InterfaceClassificationTests: XCTestCase {
         }
     }
 
-    /// A policy change reaches an unscheduled monitor's `currentPath` at once, and a scheduled
-    /// monitor with the next event of its namespace.
-    func testPolicyChange_reclassifies() throws {
+    /// The policy is the monitor's, fixed for its life: monitors of one namespace with different
+    /// policies have engines of their own and each classifies by its own; equal policies share an
+    /// engine, and with it the per-ifindex cache.
+    func testMonitorsWithDifferentPolicies_classifyByTheirOwn() throws {
         try withPathNamespace { ns in
             let sysfs = try SysfsFixture()
             defer { sysfs.remove() }
-            let (monitor, before) = try pathOverDefault("wwp1s0", policy: InterfacePolicy(), in: ns)
-            XCTAssertEqual(before.interface?.type, .wiredEthernet, "\(before)")
-            let watch = WatchedMonitor(monitor)
-            defer { watch.stop() }
-
-            // When the policy points at fixtures that make wwp1s0 a modem
             try sysfs.uevent("wwp1s0", devtype: "wwan")
-            ReachabilitySettings.interfacePolicy = sysfs.policy()
+            let engines = EngineRegistry.liveEngineCount
+            let (plain, before) = try pathOverDefault("wwp1s0", policy: InterfacePolicy(), in: ns)
+            XCTAssertEqual(before.interface?.type, .wiredEthernet, "no fixtures, a namespace's veth: \(before)")
 
-            // Then a fresh read sees it at once
-            let unscheduled = try ns.generalMonitor()
-            try assertCellular(unscheduled.currentPath, in: ns)
-            // And the scheduled one with the namespace's next event (an address elsewhere)
-            try ns.addLink("v9", address: "10.99.9.2/24")
-            let after = watch.wait(until: "the path is cellular") { $0.interface?.type == .cellular }
-            XCTAssertEqual(after?.flags, [.reachable, .isWWAN, .transientConnection], "\(String(describing: after))")
-            XCTAssertEqual(after?.isExpensive, true)
+            // A monitor whose policy points at the fixtures, made beside it, sees a modem
+            let modem = try ns.generalMonitor(policy: sysfs.policy())
+            try assertCellular(modem.currentPath, in: ns)
+            XCTAssertEqual(EngineRegistry.liveEngineCount, engines + 2, "one engine per policy")
+            // And the first monitor still does not
+            XCTAssertEqual(plain.currentPath.interface?.type, .wiredEthernet)
 
-            // When the fixture changes but the policy does not, the cache holds; setting the policy again rereads
+            // When the fixture changes, a monitor with an equal policy shares the engine and its cache
             try sysfs.uevent("wwp1s0", devtype: "wlan")
-            ReachabilitySettings.interfacePolicy = sysfs.policy()
-            XCTAssertEqual(try ns.generalMonitor().currentPath.interface?.type, .wifi)
+            let same = try ns.generalMonitor(policy: sysfs.policy())
+            XCTAssertEqual(EngineRegistry.liveEngineCount, engines + 2, "equal policies share an engine")
+            XCTAssertEqual(same.currentPath.interface?.type, .cellular)
+            // While one with another policy reads the device afresh
+            let other = try ns.generalMonitor(policy: sysfs.policy(expensive: ["v9"]))
+            XCTAssertEqual(other.currentPath.interface?.type, .wifi)
+            withExtendedLifetime((plain, modem, same)) {}
         }
     }
 
@@ -356,7 +349,6 @@ final class InterfaceClassificationTests: XCTestCase {
     /// the host's interfaces are never consulted for a namespace's links.
     func testWithoutSysfsRoot_aNamespacesVethIsWiredEthernet_andItsTunOther() throws {
         try withPathNamespace { ns in
-            ReachabilitySettings.interfacePolicy = InterfacePolicy()
             try ns.addLink("v0", address: plan.hostCIDR)
             try ns.addTun("t0", addresses: ["10.77.0.2/24"])
             let holder = try TunCarrierHolder(device: "t0", namespace: ns)
