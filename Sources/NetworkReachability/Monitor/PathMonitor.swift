@@ -60,9 +60,9 @@ public final class PathMonitor: Sendable {
     /// nil when the non-throwing general-path initialiser could not open its namespace (`setupError` says why).
     let engine: NetlinkEngine?
     /// Why this monitor cannot watch its namespace: set only by the non-throwing
-    /// `init(requiredInterfaceType:prohibitedInterfaceTypes:namespace:)` when the namespace could
-    /// not be opened. Such a monitor reports `unsatisfied` with `namespaceUnavailable`, and
-    /// `flags()` throws this error. nil for every working monitor.
+    /// `init(requiredInterfaceType:prohibitedInterfaceTypes:namespace:interfacePolicy:)` when the
+    /// namespace could not be opened. Such a monitor reports `unsatisfied` with
+    /// `namespaceUnavailable`, and `flags()` throws this error. nil for every working monitor.
     public let setupError: ReachabilityError?
     /// Set for host-name targets.
     let hostOptions: HostResolutionOptions?
