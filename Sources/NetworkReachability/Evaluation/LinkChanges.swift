@@ -21,14 +21,16 @@ struct LinkChanges: Sendable, Equatable {
         guard old != new else { return }
         let oldAddresses = Self.addressesByLink(old)
         let newAddresses = Self.addressesByLink(new)
-        for index in Set(old.links.keys).union(new.links.keys) {
-            if old.links[index] != new.links[index] || oldAddresses[index] != newAddresses[index] {
-                changed.insert(index)
-            }
+        // Walked in place rather than through sets of keys and indexes: this runs on every link
+        // or address change (issue 13, allocations per change).
+        for index in old.links.keys where old.links[index] != new.links[index] || oldAddresses[index] != newAddresses[index] {
+            changed.insert(index)
         }
-        let available = Set(Evaluator.availableLinks(in: old).map(\.index))
-            .union(Evaluator.availableLinks(in: new).map(\.index))
-        touchesAvailableLinks = !changed.isDisjoint(with: available)
+        for index in new.links.keys where old.links[index] == nil {
+            changed.insert(index)
+        }
+        touchesAvailableLinks = Evaluator.availableLinks(in: old).contains { changed.contains($0.index) }
+            || Evaluator.availableLinks(in: new).contains { changed.contains($0.index) }
     }
 
     /// Merges a later change into this one.

@@ -221,7 +221,9 @@ final class KernelEventSocket {
 
     /// Copies the cached links and addresses into Swift values.
     func snapshot() -> KernelSnapshot {
-        let collector = SnapshotCollector()
+        // Sized once from the caches' counts: this runs on every link or address change, and
+        // growing the containers as they fill cost several allocations each time (issue 13).
+        let collector = SnapshotCollector(links: Int(nl_cache_nitems(linkCache)), addresses: Int(nl_cache_nitems(addressCache)))
         let context = Unmanaged.passUnretained(collector).toOpaque()
         withExtendedLifetime(collector) {
             nl_cache_foreach(linkCache, { object, context in
@@ -238,16 +240,22 @@ final class KernelEventSocket {
         for (index, bridge) in collector.bridgeOnly where snapshot.links[index] == nil {
             snapshot.links[index] = bridge
         }
-        snapshot.addresses = collector.addresses.filter { snapshot.links[$0.interfaceIndex] != nil }
+        collector.addresses.removeAll { snapshot.links[$0.interfaceIndex] == nil }
+        snapshot.addresses = collector.addresses
         return snapshot
     }
 }
 
 /// Gathers Swift values inside `nl_cache_foreach`; libnl objects never leave the callback.
 private final class SnapshotCollector {
-    var links: [Int: LinkState] = [:]
+    var links: [Int: LinkState]
     var bridgeOnly: [Int: LinkState] = [:]
     var addresses: [InterfaceAddress] = []
+
+    init(links: Int, addresses: Int) {
+        self.links = Dictionary(minimumCapacity: links)
+        self.addresses.reserveCapacity(addresses)
+    }
 
     func addLink(_ link: OpaquePointer) {
         let family = rtnl_link_get_family(link)
