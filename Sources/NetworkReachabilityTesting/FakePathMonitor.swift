@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import NetworkReachability
 
 /// A `PathMonitoring` that a test drives path by path: no kernel, no namespace, no root.
@@ -15,17 +14,20 @@ import NetworkReachability
 /// `paths(bufferingPolicy:)` and, once `start(queue:)` was called, to `pathUpdateHandler` and the
 /// flags handler on the queue. Unlike a `PathMonitor`, it delivers a path equal to the last one
 /// too: the test says exactly what happens.
-public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
-    // @unchecked: every stored var is touched only with `lock` held.
-    private let lock = NSLock()
-    private var path: NetworkPath
-    private var queue: DispatchQueue?
-    private var handler: (@Sendable (NetworkPath) -> Void)?
-    private var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
-    private var streams: [UInt64: AsyncStream<NetworkPath>.Continuation] = [:]
-    private var nextStreamID: UInt64 = 0
-    private var starts = 0
-    private var cancels = 0
+public final class FakePathMonitor: PathMonitoring, Sendable {
+    /// What a test drove, behind the package's one lock (`LockedState`).
+    private struct State {
+        var path: NetworkPath
+        var queue: DispatchQueue?
+        var handler: (@Sendable (NetworkPath) -> Void)?
+        var flagsHandler: (@Sendable (ReachabilityFlags) -> Void)?
+        var streams: [UInt64: AsyncStream<NetworkPath>.Continuation] = [:]
+        var nextStreamID: UInt64 = 0
+        var starts = 0
+        var cancels = 0
+    }
+
+    private let state: LockedState<State>
 
     /// What the test said; nothing is opened.
     public let namespace: NetworkNamespace
@@ -37,7 +39,7 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
     ///   - namespace: what `namespace` says; nothing is opened.
     ///   - setupError: set it to play a monitor whose namespace cannot be opened: `flags()` throws it.
     public init(path: NetworkPath = .offline(), namespace: NetworkNamespace = .current, setupError: ReachabilityError? = nil) {
-        self.path = path
+        self.state = LockedState(State(path: path))
         self.namespace = namespace
         self.setupError = setupError
     }
@@ -46,9 +48,9 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
 
     /// Makes `path` the current path and delivers it.
     public func send(_ path: NetworkPath) {
-        let (queue, streams) = lock.withLock { () -> (DispatchQueue?, [AsyncStream<NetworkPath>.Continuation]) in
-            self.path = path
-            return (self.queue, Array(self.streams.values))
+        let (queue, streams) = state.withLock { state -> (DispatchQueue?, [AsyncStream<NetworkPath>.Continuation]) in
+            state.path = path
+            return (state.queue, Array(state.streams.values))
         }
         streams.forEach { $0.yield(path) }
         if let queue { queue.async { self.deliverToHandlers(path) } }
@@ -60,18 +62,18 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
     }
 
     /// Whether `start(queue:)` was called since the last `cancel()`.
-    public var isStarted: Bool { lock.withLock { queue != nil } }
+    public var isStarted: Bool { state.withLock { $0.queue != nil } }
     /// How many times `start(queue:)` was called.
-    public var startCount: Int { lock.withLock { starts } }
+    public var startCount: Int { state.withLock { $0.starts } }
     /// How many times `cancel()` was called.
-    public var cancelCount: Int { lock.withLock { cancels } }
+    public var cancelCount: Int { state.withLock { $0.cancels } }
     /// How many sequences from `paths(bufferingPolicy:)` are still being iterated.
-    public var subscriberCount: Int { lock.withLock { streams.count } }
+    public var subscriberCount: Int { state.withLock { $0.streams.count } }
 
     // MARK: - PathMonitoring
 
     /// The last path sent, or the one given to `init`.
-    public var currentPath: NetworkPath { lock.withLock { path } }
+    public var currentPath: NetworkPath { state.withLock { $0.path } }
 
     /// The current path's flags; throws `setupError` when there is one.
     public func flags() throws(ReachabilityError) -> ReachabilityFlags {
@@ -81,32 +83,32 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
 
     /// Called on the start queue with the current path, then with each `send`.
     public var pathUpdateHandler: (@Sendable (NetworkPath) -> Void)? {
-        get { lock.withLock { handler } }
-        set { lock.withLock { handler = newValue } }
+        get { state.withLock { $0.handler } }
+        set { state.withLock { $0.handler = newValue } }
     }
 
     /// Sets or clears a closure called on the start queue with the flags of each path delivered.
     public func setCallback(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
-        lock.withLock { flagsHandler = handler }
+        state.withLock { $0.flagsHandler = handler }
     }
 
     /// Delivers the current path on `queue` at once, as a `PathMonitor` does, then each `send`.
     public func start(queue: DispatchQueue) {
-        let path = lock.withLock { () -> NetworkPath in
-            self.queue = queue
-            starts += 1
-            return self.path
+        let path = state.withLock { state -> NetworkPath in
+            state.queue = queue
+            state.starts += 1
+            return state.path
         }
         queue.async { self.deliverToHandlers(path) }
     }
 
     /// Stops the handlers' deliveries and ends every sequence of paths.
     public func cancel() {
-        let streams = lock.withLock { () -> [AsyncStream<NetworkPath>.Continuation] in
-            queue = nil
-            cancels += 1
-            defer { self.streams = [:] }
-            return Array(self.streams.values)
+        let streams = state.withLock { state -> [AsyncStream<NetworkPath>.Continuation] in
+            state.queue = nil
+            state.cancels += 1
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
         }
         streams.forEach { $0.finish() }
     }
@@ -114,23 +116,22 @@ public final class FakePathMonitor: PathMonitoring, @unchecked Sendable {
     /// A sequence of its own: the current path first, then each `send`, until `cancel()`.
     public func paths(bufferingPolicy: AsyncStream<NetworkPath>.Continuation.BufferingPolicy) -> AsyncStream<NetworkPath> {
         let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self, bufferingPolicy: bufferingPolicy)
-        let id = lock.withLock { () -> UInt64 in
-            nextStreamID += 1
-            streams[nextStreamID] = continuation
+        let id = state.withLock { state -> UInt64 in
+            state.nextStreamID += 1
+            state.streams[state.nextStreamID] = continuation
             // Yielded with the lock held, so a concurrent `send` cannot overtake the current path.
-            continuation.yield(path)
-            return nextStreamID
+            continuation.yield(state.path)
+            return state.nextStreamID
         }
         continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            _ = self.lock.withLock { self.streams.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// On the queue: the handlers as they are now, unless cancelled meanwhile.
     private func deliverToHandlers(_ path: NetworkPath) {
-        let handlers = lock.withLock { queue == nil ? nil : (handler, flagsHandler) }
+        let handlers = state.withLock { $0.queue == nil ? nil : ($0.handler, $0.flagsHandler) }
         guard let (handler, flagsHandler) = handlers else { return }
         handler?(path)
         flagsHandler?(path.flags)

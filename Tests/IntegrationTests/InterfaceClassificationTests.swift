@@ -3,24 +3,19 @@ import XCTest
 
 /// Issue 4 and semantics.md "Interface types": devices this kernel cannot create (Wi-Fi, WWAN,
 /// Bluetooth, USB tethering) classified through sysfs fixtures (`InterfacePolicy.sysfsRoot`), over
-/// veths in a namespace named like the fixture devices; names and ARPHRD types; configured
-/// expensive and constrained names; the per-ifindex cache.
+/// veths in a namespace named like the fixture devices; names and ARPHRD types. Configured
+/// expensive and constrained names, the per-ifindex cache and the per-monitor policy are in
+/// `InterfaceClassificationTests+Policy.swift`.
 final class InterfaceClassificationTests: XCTestCase {
-    private let plan = AddressPlan.ipv4
-
-    override func tearDown() {
-        ReachabilitySettings.interfacePolicy = InterfacePolicy()
-        super.tearDown()
-    }
+    let plan = AddressPlan.ipv4
 
     /// A veth `device` with `plan.hostCIDR` and the default route via `plan.gateway`, and the
-    /// general path over it, with `policy` in force.
-    private func pathOverDefault(_ device: String, policy: InterfacePolicy, in ns: Namespace,
+    /// general path over it, as a monitor with `policy` sees it.
+    func pathOverDefault(_ device: String, policy: InterfacePolicy, in ns: Namespace,
                                  file: StaticString = #filePath, line: UInt = #line) throws -> (PathMonitor, NetworkPath) {
-        ReachabilitySettings.interfacePolicy = policy
         try ns.addLink(device, peer: "p-" + device, address: plan.hostCIDR)
         try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", device)
-        let monitor = try ns.generalMonitor()
+        let monitor = try ns.generalMonitor(policy: policy)
         let path = monitor.currentPath
         XCTAssertEqual(path.interface?.name, device, "\(path)", file: file, line: line)
         XCTAssertEqual(path.status, .satisfied, "\(path)", file: file, line: line)
@@ -28,7 +23,7 @@ final class InterfaceClassificationTests: XCTestCase {
     }
 
     /// A path over a non-cellular interface of `type`: the flags are the kernel's, status via Wi-Fi (AFNetworking's name for "not WWAN").
-    private func assertNotCellular(_ path: NetworkPath, _ type: NetworkInterface.InterfaceType, expensive: Bool, in ns: Namespace,
+    func assertNotCellular(_ path: NetworkPath, _ type: NetworkInterface.InterfaceType, expensive: Bool, in ns: Namespace,
                                    file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(path.interface?.type, type, "\(path)", file: file, line: line)
         XCTAssertTrue(path.usesInterfaceType(type), "\(path)", file: file, line: line)
@@ -42,7 +37,7 @@ final class InterfaceClassificationTests: XCTestCase {
 
     /// A path over a cellular interface: expensive, and `isWWAN` and `transientConnection` on top of
     /// what the kernel's route means (as Apple's configd does); status via WWAN.
-    private func assertCellular(_ path: NetworkPath, in ns: Namespace, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertCellular(_ path: NetworkPath, in ns: Namespace, file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(path.interface?.type, .cellular, "\(path)", file: file, line: line)
         XCTAssertTrue(path.usesInterfaceType(.cellular), "\(path)", file: file, line: line)
         XCTAssertTrue(path.isExpensive, "\(path)", file: file, line: line)
@@ -104,28 +99,27 @@ final class InterfaceClassificationTests: XCTestCase {
             let sysfs = try SysfsFixture()
             defer { sysfs.remove() }
             try sysfs.uevent("wlan0", devtype: "wlan")
-            ReachabilitySettings.interfacePolicy = sysfs.policy()
             try ns.addLink("eth0", peer: "p-eth0", address: plan.hostCIDR)
             try ns.addLink("wlan0", peer: "p-wlan0", address: plan.second.hostCIDR)
             try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "eth0", "metric", "100")
             try ns.ip("-4", "route", "add", "default", "via", plan.second.gateway, "dev", "wlan0", "metric", "600")
 
-            let general = try ns.generalMonitor().currentPath
+            let general = try ns.generalMonitor(policy: sysfs.policy()).currentPath
             XCTAssertEqual(general.interface?.name, "eth0", "\(general)")
             XCTAssertEqual(general.interface?.type, .wiredEthernet, "\(general)")
             XCTAssertEqual(general.availableInterfaces.map(\.name), ["eth0", "wlan0"], "\(general)")
             XCTAssertEqual(general.availableInterfaces.map(\.type), [.wiredEthernet, .wifi], "\(general)")
 
-            let wifi = try ns.filteredMonitor(required: .wifi).currentPath
+            let wifi = try ns.filteredMonitor(required: .wifi, policy: sysfs.policy()).currentPath
             XCTAssertEqual(wifi.status, .satisfied, "\(wifi)")
             XCTAssertEqual(wifi.interface?.name, "wlan0", "\(wifi)")
             XCTAssertTrue(wifi.usesInterfaceType(.wifi), "\(wifi)")
             XCTAssertEqual(wifi.gateways.map(\.addressString), [plan.second.gateway], "\(wifi)")
 
-            let noWiFi = try ns.filteredMonitor(prohibited: [.wifi]).currentPath
+            let noWiFi = try ns.filteredMonitor(prohibited: [.wifi], policy: sysfs.policy()).currentPath
             XCTAssertEqual(noWiFi.interface?.name, "eth0", "\(noWiFi)")
 
-            let cellular = try ns.filteredMonitor(required: .cellular).currentPath
+            let cellular = try ns.filteredMonitor(required: .cellular, policy: sysfs.policy()).currentPath
             XCTAssertEqual(cellular.unsatisfiedReason, .requiredInterfaceUnavailable, "\(cellular)")
         }
     }
@@ -245,127 +239,6 @@ final class InterfaceClassificationTests: XCTestCase {
                 let (_, path) = try pathOverDefault("usb1", policy: sysfs.policy(), in: ns)
                 try assertNotCellular(path, .wiredEthernet, expensive: expensive, in: ns)
             }
-        }
-    }
-
-    // MARK: - Configured names
-
-    func testConfiguredExpensiveAndConstrainedNames() throws {
-        try withPathNamespace { ns in
-            ReachabilitySettings.interfacePolicy = InterfacePolicy(expensiveInterfaceNames: ["v0"], constrainedInterfaceNames: ["v1"])
-            try ns.addLink("v0", address: plan.hostCIDR)
-            try ns.addLink("v1", address: plan.second.hostCIDR)
-            try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "v0", "metric", "100")
-            try ns.ip("-4", "route", "add", "default", "via", plan.second.gateway, "dev", "v1", "metric", "200")
-            let watch = WatchedMonitor(try ns.generalMonitor())
-            defer { watch.stop() }
-
-            // Over v0: expensive, not constrained, and still Ethernet and not WWAN
-            let overV0 = try XCTUnwrap(watch.last)
-            XCTAssertEqual(overV0.interface?.name, "v0", "\(overV0)")
-            XCTAssertTrue(overV0.isExpensive, "\(overV0)")
-            XCTAssertFalse(overV0.isConstrained, "\(overV0)")
-            XCTAssertEqual(overV0.interface?.type, .wiredEthernet)
-            XCTAssertEqual(overV0.flags, [.reachable], "configured names change no flags: \(overV0)")
-            XCTAssertEqual(overV0.reachabilityStatus, .reachableViaWiFi)
-            XCTAssertEqual(overV0.availableInterfaces.map { [$0.name: [$0.isExpensive, $0.isConstrained]] },
-                           [["v0": [true, false]], ["v1": [false, true]]], "\(overV0.availableInterfaces)")
-
-            // When v0's route goes, the path leaves by v1: constrained, not expensive
-            try ns.ip("-4", "route", "del", "default", "via", plan.gateway, "dev", "v0")
-            let overV1 = watch.wait(until: "the path leaves by v1") { $0.interface?.name == "v1" }
-            XCTAssertEqual(overV1?.isExpensive, false, "\(String(describing: overV1))")
-            XCTAssertEqual(overV1?.isConstrained, true, "\(String(describing: overV1))")
-        }
-    }
-
-    /// Nothing is constrained unless configured: not cellular, not tethering.
-    func testNothingIsConstrained_unlessConfigured() throws {
-        try withPathNamespace { ns in
-            let sysfs = try SysfsFixture()
-            defer { sysfs.remove() }
-            try sysfs.uevent("wwan0", devtype: "wwan")
-            let (_, path) = try pathOverDefault("wwan0", policy: sysfs.policy(), in: ns)
-            XCTAssertFalse(path.isConstrained, "\(path)")
-            XCTAssertEqual(path.interface?.isConstrained, false)
-        }
-    }
-
-    // MARK: - Cache and policy changes
-
-    /// The classification is cached per ifindex and read again when the link's name changes:
-    /// renaming a plain veth to the name of a Wi-Fi fixture makes it Wi-Fi.
-    func testRenamingALink_reclassifiesIt() throws {
-        try withPathNamespace { ns in
-            let sysfs = try SysfsFixture()
-            defer { sysfs.remove() }
-            try sysfs.uevent("wlan0", devtype: "wlan")
-            let (monitor, before) = try pathOverDefault("x0", policy: sysfs.policy(), in: ns)
-            XCTAssertEqual(before.interface?.type, .wiredEthernet, "\(before)")
-            let index = try ns.index(of: "x0")
-            let watch = WatchedMonitor(monitor)
-            defer { watch.stop() }
-
-            // When x0 becomes wlan0 (a rename needs the link down, which also takes its IPv4 routes)
-            try ns.ip("link", "set", "x0", "down")
-            try ns.ip("link", "set", "x0", "name", "wlan0")
-            try ns.ip("link", "set", "wlan0", "up")
-            try ns.waitForLink("wlan0", carrier: true)
-            try ns.ip("-4", "route", "add", "default", "via", plan.gateway, "dev", "wlan0")
-
-            // Then the same ifindex is Wi-Fi
-            let after = watch.wait(until: "the path leaves by wlan0") { $0.interface?.name == "wlan0" }
-            XCTAssertEqual(after?.interface?.index, index, "\(String(describing: after))")
-            XCTAssertEqual(after?.interface?.type, .wifi, "\(String(describing: after))")
-            XCTAssertEqual(after?.availableInterfaces.first?.type, .wifi, "\(String(describing: after))")
-        }
-    }
-
-    /// A policy change reaches an unscheduled monitor's `currentPath` at once, and a scheduled
-    /// monitor with the next event of its namespace.
-    func testPolicyChange_reclassifies() throws {
-        try withPathNamespace { ns in
-            let sysfs = try SysfsFixture()
-            defer { sysfs.remove() }
-            let (monitor, before) = try pathOverDefault("wwp1s0", policy: InterfacePolicy(), in: ns)
-            XCTAssertEqual(before.interface?.type, .wiredEthernet, "\(before)")
-            let watch = WatchedMonitor(monitor)
-            defer { watch.stop() }
-
-            // When the policy points at fixtures that make wwp1s0 a modem
-            try sysfs.uevent("wwp1s0", devtype: "wwan")
-            ReachabilitySettings.interfacePolicy = sysfs.policy()
-
-            // Then a fresh read sees it at once
-            let unscheduled = try ns.generalMonitor()
-            try assertCellular(unscheduled.currentPath, in: ns)
-            // And the scheduled one with the namespace's next event (an address elsewhere)
-            try ns.addLink("v9", address: "10.99.9.2/24")
-            let after = watch.wait(until: "the path is cellular") { $0.interface?.type == .cellular }
-            XCTAssertEqual(after?.flags, [.reachable, .isWWAN, .transientConnection], "\(String(describing: after))")
-            XCTAssertEqual(after?.isExpensive, true)
-
-            // When the fixture changes but the policy does not, the cache holds; setting the policy again rereads
-            try sysfs.uevent("wwp1s0", devtype: "wlan")
-            ReachabilitySettings.interfacePolicy = sysfs.policy()
-            XCTAssertEqual(try ns.generalMonitor().currentPath.interface?.type, .wifi)
-        }
-    }
-
-    /// The sysfs root is read for a named namespace too, and the process's own `/sys` is not:
-    /// the host's interfaces are never consulted for a namespace's links.
-    func testWithoutSysfsRoot_aNamespacesVethIsWiredEthernet_andItsTunOther() throws {
-        try withPathNamespace { ns in
-            ReachabilitySettings.interfacePolicy = InterfacePolicy()
-            try ns.addLink("v0", address: plan.hostCIDR)
-            try ns.addTun("t0", addresses: ["10.77.0.2/24"])
-            let holder = try TunCarrierHolder(device: "t0", namespace: ns)
-            defer { holder.stop() }
-            try ns.waitForLink("t0", carrier: true)
-            let path = try ns.generalMonitor().currentPath
-            let types = Dictionary(uniqueKeysWithValues: path.availableInterfaces.map { ($0.name, $0.type) })
-            XCTAssertEqual(types, ["v0": .wiredEthernet, "t0": .other], "\(path.availableInterfaces)")
-            XCTAssertTrue(path.availableInterfaces.allSatisfy { !$0.isExpensive && !$0.isConstrained }, "\(path.availableInterfaces)")
         }
     }
 }

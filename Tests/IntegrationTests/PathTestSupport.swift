@@ -40,8 +40,10 @@ extension Namespace {
 
     /// A general-path monitor with an interface filter; fails the test when it cannot watch this namespace.
     func filteredMonitor(required: NetworkInterface.InterfaceType? = nil, prohibited: [NetworkInterface.InterfaceType] = [],
+                         policy: InterfacePolicy = InterfacePolicy(),
                          file: StaticString = #filePath, line: UInt = #line) throws -> PathMonitor {
-        let monitor = PathMonitor(requiredInterfaceType: required, prohibitedInterfaceTypes: prohibited, namespace: reference)
+        let monitor = PathMonitor(requiredInterfaceType: required, prohibitedInterfaceTypes: prohibited,
+                                  namespace: reference, interfacePolicy: policy)
         if let error = monitor.setupError {
             XCTFail("the filtered monitor cannot watch \(name): \(error)", file: file, line: line)
             throw error

@@ -1,5 +1,11 @@
 
 /// What the host's configuration says about interfaces, beyond what the kernel knows.
+///
+/// Given to a monitor when it is made (`PathMonitor(namespace:interfacePolicy:)` and the other
+/// initialisers) and fixed for its life: it is configuration, not process-wide state. Monitors of
+/// one namespace with equal policies share an engine; a different policy opens an engine of its
+/// own (its own netlink sockets), so a process should keep to one policy per namespace unless it
+/// needs two. To change the policy, make new monitors with the new one.
 public struct InterfacePolicy: Sendable, Hashable {
     /// Interfaces whose paths are `isExpensive` besides cellular ones and phone tethering (e.g. a metered LTE router's link).
     public var expensiveInterfaceNames: Set<String>
@@ -22,22 +28,5 @@ public struct InterfacePolicy: Sendable, Hashable {
     init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?) {
         self.init(expensiveInterfaceNames: expensiveInterfaceNames, constrainedInterfaceNames: constrainedInterfaceNames)
         self.sysfsRoot = sysfsRoot
-    }
-}
-
-/// Process-wide settings of the library.
-public enum ReachabilitySettings {
-    private static let policy = LockedState((InterfacePolicy(), UInt64(0)))
-
-    /// The interface policy every engine applies; a change reaches monitors with the next event
-    /// of their namespace, or at once through `currentPath` on an unscheduled monitor.
-    public static var interfacePolicy: InterfacePolicy {
-        get { policy.withLock { $0.0 } }
-        set { policy.withLock { $0 = (newValue, $0.1 &+ 1) } }
-    }
-
-    /// The policy with a generation that moves on every change, so engines can tell it changed.
-    static var interfacePolicyWithGeneration: (InterfacePolicy, UInt64) {
-        policy.withLock { $0 }
     }
 }

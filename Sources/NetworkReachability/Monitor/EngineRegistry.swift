@@ -1,14 +1,23 @@
 
-/// The process's engines, one per network namespace, made on first use and gone with their last monitor.
+/// The process's engines, one per network namespace and interface policy, made on first use and
+/// gone with their last monitor.
 enum EngineRegistry {
     private struct WeakEngine {
         weak var engine: NetlinkEngine?
     }
 
-    private static let engines = LockedState<[NamespaceIdentity: WeakEngine]>([:])
+    /// An engine classifies links under one policy, so monitors with different policies of one
+    /// namespace cannot share it.
+    private struct Key: Hashable {
+        var identity: NamespaceIdentity
+        var policy: InterfacePolicy
+    }
 
-    /// The engine of `namespace`, shared with every other monitor of the same namespace
-    /// (however it was named: `.named` and `.path` of the same nsfs inode are one namespace).
+    private static let engines = LockedState<[Key: WeakEngine]>([:])
+
+    /// The engine of `namespace` under `policy`, shared with every other monitor of the same
+    /// namespace and policy (however the namespace was named: `.named` and `.path` of the same
+    /// nsfs inode are one namespace).
     ///
     /// The engine is made outside the registry's lock: its namespace may vanish while it opens,
     /// and the engine then leaves the registry (`forget`), which takes the lock. A second look
@@ -16,14 +25,15 @@ enum EngineRegistry {
     /// loser's engine, a few dumps, goes away unused).
     ///
     /// - Throws: `namespaceNotFound` when the namespace vanished before its engine was registered.
-    static func engine(for namespace: NetworkNamespace) throws(ReachabilityError) -> NetlinkEngine {
+    static func engine(for namespace: NetworkNamespace, policy: InterfacePolicy) throws(ReachabilityError) -> NetlinkEngine {
         let identity = try NamespaceEntry.identity(of: namespace)
-        if let engine = engines.withLock({ $0[identity]?.engine }) { return engine }
-        let built = try NetlinkEngine(namespace: namespace, identity: identity)
+        let key = Key(identity: identity, policy: policy)
+        if let engine = engines.withLock({ $0[key]?.engine }) { return engine }
+        let built = try NetlinkEngine(namespace: namespace, identity: identity, policy: policy)
         let engine = engines.withLock { engines -> NetlinkEngine in
-            if let engine = engines[identity]?.engine { return engine }
+            if let engine = engines[key]?.engine { return engine }
             engines = engines.filter { $0.value.engine != nil }
-            engines[identity] = WeakEngine(engine: built)
+            engines[key] = WeakEngine(engine: built)
             return built
         }
         // Vanished before it was registered, its own `forget` found nothing to drop: drop it here.
@@ -38,8 +48,9 @@ enum EngineRegistry {
     /// Drops `engine` from the registry (its namespace vanished), so the next monitor of that
     /// namespace opens it afresh, or fails when it is really gone.
     static func forget(_ engine: NetlinkEngine) {
+        let key = Key(identity: engine.identity, policy: engine.policy)
         engines.withLock { engines in
-            if engines[engine.identity]?.engine === engine { engines[engine.identity] = nil }
+            if engines[key]?.engine === engine { engines[key] = nil }
         }
     }
 

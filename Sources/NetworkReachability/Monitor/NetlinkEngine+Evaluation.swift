@@ -62,7 +62,6 @@ extension NetlinkEngine {
             for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
             return
         }
-        refreshPolicyIfChanged()
         if cachedSupportsDNS == nil || configurationWatcher?.isWatching != true {
             cachedSupportsDNS = nameServers.refresh()
         }
@@ -73,16 +72,6 @@ extension NetlinkEngine {
         if pass.askedPreference { preferenceCache = (routingGeneration, pass.preference) }
         pass.evaluate(targets, includingPending: includingPending, resolution: resolution(for:), each: body)
         counters.lookups += pass.lookups
-    }
-
-    /// Classifies the links again when `ReachabilitySettings.interfacePolicy` changed.
-    func refreshPolicyIfChanged() {
-        let generation = ReachabilitySettings.interfacePolicyWithGeneration.1
-        if generation != policyGeneration, let sockets {
-            policyGeneration = generation
-            snapshot = sockets.freshSnapshot()
-            routingGeneration &+= 1
-        }
     }
 }
 

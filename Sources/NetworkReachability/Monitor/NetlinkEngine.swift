@@ -1,7 +1,8 @@
 import Dispatch
 import Logging
 
-/// The one engine of a network namespace in this process, shared by all its monitors.
+/// The one engine of a network namespace and interface policy in this process, shared by all
+/// their monitors.
 ///
 /// It owns the event socket (libnl's cache manager over links and addresses, joined to the route
 /// and rule groups as a wake-up) and the lookup socket, waits for the event socket on a thread of
@@ -23,6 +24,9 @@ import Logging
 final class NetlinkEngine: @unchecked Sendable {
     let namespace: NetworkNamespace
     let identity: NamespaceIdentity
+    /// How links are classified, fixed for the engine's life: monitors with another policy have
+    /// another engine (`EngineRegistry` keys by namespace and policy).
+    let policy: InterfacePolicy
     let queue: DispatchQueue
     /// nil once the namespace vanished.
     var sockets: EngineSockets?
@@ -36,7 +40,6 @@ final class NetlinkEngine: @unchecked Sendable {
 
     // Confined to `queue`.
     var snapshot: KernelSnapshot
-    var policyGeneration: UInt64 = 0
     /// Moves whenever links, addresses, routes or rules may have changed.
     var routingGeneration: UInt64 = 0
     /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
@@ -82,13 +85,14 @@ final class NetlinkEngine: @unchecked Sendable {
     static let afterSocketsOpened = LockedState<(@Sendable (NetworkNamespace) -> Void)?>(nil)
 
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
-    init(namespace: NetworkNamespace, identity: NamespaceIdentity) throws(ReachabilityError) {
+    init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy) throws(ReachabilityError) {
         self.namespace = namespace
+        self.policy = policy
         self.metrics = EngineMetrics.make(namespace: namespace)
         self.identity = identity
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
-        let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn)
+        let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn, policy: policy)
         Self.afterSocketsOpened.withLock { $0 }?(namespace)
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
@@ -189,7 +193,6 @@ final class NetlinkEngine: @unchecked Sendable {
     func interfaceStatuses() -> [InterfaceStatus] {
         queue.sync {
             drainAndRefresh()
-            refreshPolicyIfChanged()
             return snapshot.links.values.sorted { $0.index < $1.index }
                 .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
         }

@@ -1,9 +1,12 @@
 extension NetworkInterface {
     /// Every interface of a namespace with its kernel state, by index.
     ///
-    /// - Parameter namespace: default: the process's own.
+    /// - Parameters:
+    ///   - namespace: default: the process's own.
+    ///   - interfacePolicy: which names count as expensive or constrained; default: none.
     /// - Throws: a namespace error (missing, or no right to enter it).
-    public static func statuses(in namespace: NetworkNamespace = .current) throws(ReachabilityError) -> [InterfaceStatus] {
-        try EngineRegistry.engine(for: namespace).interfaceStatuses()
+    public static func statuses(in namespace: NetworkNamespace = .current,
+                                interfacePolicy: InterfacePolicy = InterfacePolicy()) throws(ReachabilityError) -> [InterfaceStatus] {
+        try EngineRegistry.engine(for: namespace, policy: interfacePolicy).interfaceStatuses()
     }
 }

@@ -83,7 +83,8 @@ public final class ReachabilityManager: Sendable {
     ///
     /// The manager takes the monitor over: it sets the monitor's flags handler
     /// (`PathMonitor.setCallback(_:)`) and schedules and unschedules it. Make a monitor for any
-    /// target or namespace, e.g. `PathMonitor(namespace: .named("blue"))`.
+    /// target, namespace or interface policy, e.g. `PathMonitor(namespace: .named("blue"))` or
+    /// `PathMonitor(interfacePolicy: InterfacePolicy(expensiveInterfaceNames: ["lte0"]))`.
     /// - Parameters:
     ///   - monitor: the monitor to follow.
     ///   - queue: where the block, the delegate and the notification run; default (nil): a private

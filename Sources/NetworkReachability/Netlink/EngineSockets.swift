@@ -5,16 +5,17 @@ final class EngineSockets {
     let inspector: LinkInspector
 
     /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
-    init(namespaceIsProcessOwn: Bool) throws(NetlinkError) {
+    init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) throws(NetlinkError) {
         events = try KernelEventSocket()
         lookup = try RouteLookupSocket()
-        inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn)
+        inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn, policy: policy)
     }
 
-    /// Opens both sockets inside `namespace`.
-    static func open(in namespace: NetworkNamespace, namespaceIsProcessOwn: Bool) throws(ReachabilityError) -> EngineSockets {
+    /// Opens both sockets inside `namespace`; links are classified under `policy`.
+    static func open(in namespace: NetworkNamespace, namespaceIsProcessOwn: Bool,
+                     policy: InterfacePolicy) throws(ReachabilityError) -> EngineSockets {
         try NamespaceEntry.run(in: namespace) { () throws(NetlinkError) in
-            try EngineSockets(namespaceIsProcessOwn: namespaceIsProcessOwn)
+            try EngineSockets(namespaceIsProcessOwn: namespaceIsProcessOwn, policy: policy)
         }
     }
 

@@ -5,24 +5,26 @@ import Glibc
 
 /// Finds a link's `LinkTraits` through sysfs, or through ioctls on a socket made inside the
 /// monitored namespace when sysfs cannot speak for it. Results are cached per ifindex and read
-/// again only when the link's name or kind changes, or the policy does. Confined to the engine's queue.
+/// again only when the link's name or kind changes. The policy is the engine's, fixed for its life
+/// (a monitor with another policy has another engine). Confined to the engine's queue.
 final class LinkInspector {
     private struct Key: Hashable {
         var name: String
         var kind: String?
-        var policyGeneration: UInt64
     }
 
     /// An AF_INET datagram socket made in the namespace: the handle for SIOCGIWNAME and SIOCETHTOOL.
     private let controlSocket: Int32
     /// Whether `/sys` describes the monitored namespace (it is the process's own).
     private let sysfsSpeaksForNamespace: Bool
+    private let policy: InterfacePolicy
     private var cache: [Int: (Key, LinkTraits)] = [:]
 
     /// Must run inside the namespace (the control socket belongs to the namespace it was made in).
-    init(namespaceIsProcessOwn: Bool) {
+    init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) {
         controlSocket = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         sysfsSpeaksForNamespace = namespaceIsProcessOwn
+        self.policy = policy
     }
 
     deinit {
@@ -31,15 +33,14 @@ final class LinkInspector {
 
     /// Fills in the traits of every link, from the cache where the link did not change.
     func inspect(_ links: inout [Int: LinkState]) {
-        let (policy, generation) = ReachabilitySettings.interfacePolicyWithGeneration
         cache = cache.filter { links[$0.key] != nil }
         for (index, link) in links {
-            let key = Key(name: link.name, kind: link.kind, policyGeneration: generation)
+            let key = Key(name: link.name, kind: link.kind)
             if let (cachedKey, traits) = cache[index], cachedKey == key {
                 links[index]?.traits = traits
                 continue
             }
-            var traits = traitsFromDevice(link, policy: policy)
+            var traits = traitsFromDevice(link)
             traits.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
             traits.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
             cache[index] = (key, traits)
@@ -47,7 +48,7 @@ final class LinkInspector {
         }
     }
 
-    private func traitsFromDevice(_ link: LinkState, policy: InterfacePolicy) -> LinkTraits {
+    private func traitsFromDevice(_ link: LinkState) -> LinkTraits {
         // Virtual links (veth, bridge, tun, ...) have no device to ask, unless fixtures say otherwise.
         if (link.isLoopback || link.kind != nil) && policy.sysfsRoot == nil { return LinkTraits() }
         if let root = policy.sysfsRoot ?? (sysfsSpeaksForNamespace ? "/sys" : nil) {

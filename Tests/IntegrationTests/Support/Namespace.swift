@@ -124,8 +124,8 @@ struct Namespace: Sendable {
         try PathMonitor(localAddress: local, remoteAddress: remote, namespace: reference)
     }
 
-    func generalMonitor() throws -> PathMonitor {
-        let monitor = PathMonitor(namespace: reference)
+    func generalMonitor(policy: InterfacePolicy = InterfacePolicy()) throws -> PathMonitor {
+        let monitor = PathMonitor(namespace: reference, interfacePolicy: policy)
         if let error = monitor.setupError { throw error }
         return monitor
     }
