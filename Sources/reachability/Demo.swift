@@ -38,6 +38,7 @@ struct Demo: ParsableCommand, VerboseCommand {
 
     func run() throws {
         try DispatchDescriptors.ensureAvailable()
+        try DispatchThreads.ensureAvailable()
         try DemoSession(duration: duration, interval: interval).run()
     }
 }

@@ -42,6 +42,7 @@ struct Watch: ParsableCommand, VerboseCommand {
             limit: count
         )
         try DispatchDescriptors.ensureAvailable()
+        try DispatchThreads.ensureAvailable()
         let session = WatchSession(printer: printer, timeout: timeout)
         let namespace = namespaceOptions.namespace
         // Every target is checked before anything is printed: bad input prints no record.

@@ -59,11 +59,10 @@ final class HostNameFirstDeliveryTests: XCTestCase {
             faces.append(try compatFace(bed.monitor(host: host), queue: queue, callbackFirst: callbackFirst))
             faces.append(try flagsHandlerFace(bed.monitor(host: host), queue: queue, handlerFirst: callbackFirst))
             faces.append(try pathHandlerFace(bed.monitor(host: host), queue: queue, handlerFirst: callbackFirst))
+            faces.append(try delegateFace(bed.monitor(host: host), queue: queue, delegateFirst: callbackFirst))
+            faces += try managerFaces(bed.monitor(host: host), queue: queue, blockFirst: callbackFirst)
         }
-        // A delegate set after start(queue:) gets no redelivery (it may miss the first state), so only this order.
-        faces.append(try delegateFace(bed.monitor(host: host), queue: queue))
         faces.append(try asyncFace(bed.monitor(host: host)))
-        faces += try managerFaces(bed.monitor(host: host), queue: queue)
         defer { faces.forEach { $0.stop() } }
 
         try waitUntil("every face of \(host) got its first delivery") { faces.allSatisfy { $0.received() > 0 } }
@@ -134,11 +133,12 @@ final class HostNameFirstDeliveryTests: XCTestCase {
         func pathMonitor(_ monitor: PathMonitor, didUpdate path: NetworkPath) { paths.append(path) }
     }
 
-    private func delegateFace(_ monitor: PathMonitor, queue: DispatchQueue) -> Face {
+    private func delegateFace(_ monitor: PathMonitor, queue: DispatchQueue, delegateFirst: Bool) -> Face {
         let delegate = DelegateProbe()
-        monitor.delegate = delegate
+        if delegateFirst { monitor.delegate = delegate }
         monitor.start(queue: queue)
-        return Face(label: "delegate", received: { delegate.paths.count },
+        if !delegateFirst { monitor.delegate = delegate }
+        return Face(label: "delegate, \(delegateFirst ? "delegate" : "start(queue:)") first", received: { delegate.paths.count },
                     problem: { self.pathProblem(delegate.paths.all, $0) },
                     stop: { withExtendedLifetime(delegate) { monitor.cancel() } })
     }
@@ -154,24 +154,26 @@ final class HostNameFirstDeliveryTests: XCTestCase {
                     stop: { monitor.cancel(); task.cancel() })
     }
 
-    private func managerFaces(_ monitor: PathMonitor, queue: DispatchQueue) -> [Face] {
+    /// The block set before or after `startMonitoring()`; the notification is observed before.
+    private func managerFaces(_ monitor: PathMonitor, queue: DispatchQueue, blockFirst: Bool) -> [Face] {
         let manager = ReachabilityManager(monitor: monitor, queue: queue)
         let statuses = Recorder<ReachabilityStatus>()
         let notified = Recorder<ReachabilityStatus>()
-        manager.setReachabilityStatusChangeBlock { statuses.append($0) }
+        if blockFirst { manager.setReachabilityStatusChangeBlock { statuses.append($0) } }
         let observer = NotificationCenter.default.addObserver(
             forName: ReachabilityManager.didChangeNotification, object: manager, queue: nil
         ) { notification in
             notified.append(notification.userInfo?[ReachabilityManager.statusUserInfoKey] as? ReachabilityStatus ?? .unknown)
         }
         manager.startMonitoring()
+        if !blockFirst { manager.setReachabilityStatusChangeBlock { statuses.append($0) } }
         func problem(_ received: [ReachabilityStatus], _ expected: NetworkPath) -> String? {
             received == [ReachabilityStatus(flags: expected.flags)] ? nil : "received \(received)"
         }
         return [
-            Face(label: "ReachabilityManager block", received: { statuses.count },
+            Face(label: "ReachabilityManager block, \(blockFirst ? "block" : "startMonitoring()") first", received: { statuses.count },
                  problem: { problem(statuses.all, $0) }, stop: { manager.stopMonitoring() }),
-            Face(label: "ReachabilityManager notification", received: { notified.count },
+            Face(label: "ReachabilityManager notification, block \(blockFirst ? "first" : "second")", received: { notified.count },
                  problem: { problem(notified.all, $0) }, stop: { NotificationCenter.default.removeObserver(observer) }),
         ]
     }

@@ -147,12 +147,16 @@ final class ResourceExhaustionTests: XCTestCase {
         XCTAssertEqual(problems.withLock { $0 }, [])
     }
 
-    /// A pids limit (a child of the pids cgroup, v2 or v1) for 1 to 8 tasks over `check 127.0.0.1`.
+    /// A pids limit (a child of the pids cgroup, v2 or v1) for 1 to 8 tasks over `check` (an
+    /// address, a host name, which needs a resolver thread, and the general path) and `watch`.
     ///
     /// With exactly enough tasks for the engine's waiter thread and none for a dispatch worker
     /// (pids.max 2), a `queue.async` would make libdispatch wait for a thread forever
-    /// (`_dispatch_temporary_resource_shortage`): a monitor that was never subscribed makes none.
-    func testPidsLimit_checkAnswersOrSaysWhy() throws {
+    /// (`_dispatch_temporary_resource_shortage`): the engine defers its work through its waiter
+    /// instead, a resolver thread that cannot start fails the resolution, and `watch` checks for
+    /// its dispatch threads before it schedules. Each run is bounded well inside the test
+    /// (`timeout -k`: a hung `watch` would not even handle SIGTERM).
+    func testPidsLimit_checkAndWatchAnswerOrSayWhy_neverHang() throws {
         guard geteuid() == 0 else { throw XCTSkip("making a pids cgroup needs root") }
         let parent = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/sys/fs/cgroup/pids"].first {
             FileManager.default.fileExists(atPath: "\($0)/cgroup.procs")
@@ -164,12 +168,15 @@ final class ResourceExhaustionTests: XCTestCase {
         guard mkdir(group, 0o755) == 0 else { throw XCTSkip("cannot make a cgroup under \(parent): errno \(errno)") }
         defer { _ = rmdir(group) }
         let reachability = try builtExecutable("reachability")
+        let commands = ["check 127.0.0.1", "check localhost", "check", "watch 127.0.0.1 --count 1"]
         for limit in 1...8 {
             try "\(limit)".write(toFile: "\(group)/pids.max", atomically: false, encoding: .utf8)
-            // The shell moves itself into the group, then becomes the command.
-            let script = "echo $$ > \(group)/cgroup.procs && exec \(reachability) check 127.0.0.1"
-            let problem = Self.judge(try Self.run(["/usr/bin/timeout", "10", "/bin/sh", "-c", script]))
-            XCTAssertNil(problem, "pids.max=\(limit): \(problem ?? "")")
+            for command in commands {
+                // The shell moves itself into the group, then becomes the command.
+                let script = "echo $$ > \(group)/cgroup.procs && exec \(reachability) \(command)"
+                let problem = Self.judge(try Self.run(["/usr/bin/timeout", "-k", "2", "15", "/bin/sh", "-c", script]))
+                XCTAssertNil(problem, "pids.max=\(limit) \(command): \(problem ?? "")")
+            }
         }
     }
 
@@ -211,7 +218,7 @@ final class ResourceExhaustionTests: XCTestCase {
         case 0, 1: return nil
         case 2 where lines.count == 1: return nil
         case 127 where outcome.standardError.contains("error while loading shared libraries"): return nil
-        case 124: return "timed out (hung)"
+        case 124, 128 + SIGKILL: return "timed out (hung)"
         default: return "status \(outcome.status), \(lines.count) lines: \(outcome.standardError.prefix(300))"
         }
     }

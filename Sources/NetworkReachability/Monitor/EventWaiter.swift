@@ -89,6 +89,21 @@ final class EventWaiter: DescriptorWatching {
         return token
     }
 
+    /// Runs `action` on the queue from the waiter's thread, soon. The engine's deferred work comes
+    /// this way, not with `queue.async`, which needs a dispatch worker thread: under a pids limit
+    /// libdispatch waits for one forever. - Returns: false when the thread has ended (nothing runs).
+    @discardableResult
+    func post(_ action: @escaping @Sendable () -> Void) -> Bool {
+        let posted = control.withLock { control -> Bool in
+            if control.exited || control.stopped { return false }
+            control.nextToken += 1
+            control.timers[control.nextToken] = (0, action)
+            return true
+        }
+        if posted { channel.poke() }
+        return posted
+    }
+
     /// Cancels a `schedule`d action that has not started. From any thread.
     func cancel(_ token: WatchToken) {
         control.withLock { _ = $0.timers.removeValue(forKey: token.value) }

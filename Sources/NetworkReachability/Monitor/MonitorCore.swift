@@ -150,29 +150,6 @@ final class MonitorCore: Sendable {
         }
     }
 
-    /// A callback set on a scheduled monitor gets the current state first, as one set before
-    /// scheduling does: the first delivery may have run before it existed.
-    /// A name still being resolved has nothing to redeliver: its first result comes from the engine.
-    ///
-    /// One locked step reads the current state and queues it: a newer state the engine stores
-    /// between a read and a separate queueing would be overtaken by the older one, which would
-    /// take the higher sequence number and be delivered last.
-    private func redeliverCurrent() {
-        Self.beforeRedelivery.withLock { $0 }?()
-        let work = state.withLock { state in state.hasState ? state.enqueue(state.current) : nil }
-        guard let (queue, delivery) = work else { return }
-        Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).send()
-    }
-
-    /// Test hook: runs when a callback set on a monitor is about to get the current state, before
-    /// that state is read, so a test can change the network in that moment.
-    static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
-
-    var delegate: (any PathMonitorDelegate)? {
-        get { state.withLock { $0.delegate.delegate } }
-        set { state.withLock { $0.delegate.delegate = newValue } }
-    }
-
     // MARK: - Scheduling
 
     /// Sets the queue callbacks run on; nil unschedules. Returns once no callback of this monitor
@@ -299,8 +276,10 @@ final class MonitorCore: Sendable {
                 let flagsChanged = state.lastDeliveredFlags != delivery.path.flags
                 let handlerFlagsChanged = state.lastHandlerFlags != delivery.path.flags
                 let pathChanged = state.lastDeliveredPath != delivery.path
-                let delegatePathChanged = state.lastDelegatePath != delivery.path
-                state.lastDelegatePath = delivery.path
+                // The delegate's own record moves only while it is set: one set later gets the
+                // current path redelivered (`delegate`'s setter), and then not twice.
+                let delegatePathChanged = state.delegate.delegate != nil && state.lastDelegatePath != delivery.path
+                if delegatePathChanged { state.lastDelegatePath = delivery.path }
                 state.lastDeliveredFlags = delivery.path.flags
                 state.lastHandlerFlags = delivery.path.flags
                 state.lastDeliveredPath = delivery.path

@@ -25,7 +25,7 @@ extension NetlinkEngine {
     /// Removes a monitor of `name`; the name is forgotten with its last monitor.
     func unregisterHost(_ name: String, options: HostResolutionOptions) {
         let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
-        queue.async { [self] in
+        deferOnQueue { [self] in
             guard var entry = hosts[name] else { return }
             if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
             if entry.intervals.isEmpty {
@@ -56,10 +56,10 @@ extension NetlinkEngine {
     func firstResolution(of name: String, timeout: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = ResumeOnce(continuation)
-            queue.async { [self] in
-                guard hosts[name]?.resolution.state == .pending else { return once.resume() }
+            deferOnQueue { [self] in
+                guard hosts[name]?.resolution.state == .pending, let waiter else { return once.resume() }
                 hosts[name]?.waiters.append { once.resume() }
-                queue.asyncAfter(deadline: .now() + .nanoseconds(timeout.nanosecondsClamped)) { once.resume() }
+                _ = waiter.schedule(at: .now() + .nanoseconds(timeout.nanosecondsClamped)) { once.resume() }
             }
         }
     }
@@ -67,7 +67,7 @@ extension NetlinkEngine {
     /// Evaluates `target` now, like `evaluateNow`, suspending the caller instead of blocking it.
     func evaluate(_ target: MonitorTarget) async -> NetworkPath {
         await withCheckedContinuation { continuation in
-            queue.async { [self] in
+            deferOnQueue { [self] in
                 continuation.resume(returning: evaluateNowOnQueue(target).path)
             }
         }
@@ -87,7 +87,8 @@ extension NetlinkEngine {
         counters.resolutions += 1
         resolverPool.submit(ResolverPool.Job(name: name) { [weak self] outcome in
             guard let self else { return }
-            self.queue.async { self.resolutionFinished(name, outcome) }
+            // From the waiter's thread: with no dispatch worker to be had, `queue.async` would hang.
+            self.deferOnQueue { self.resolutionFinished(name, outcome) }
         })
     }
 

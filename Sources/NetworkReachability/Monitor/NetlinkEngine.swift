@@ -33,6 +33,9 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Runs `handleReadable` on the queue when the event socket is readable (set once in `init`).
     var waiter: EventWaiter?
     var vanishWatcher: NamespaceVanishWatcher?
+    /// The waiter, for `deferOnQueue` from any thread (`waiter` is confined to the queue). Weak:
+    /// when the namespace vanishes, dropping `waiter` still closes its pipe.
+    private let poster = LockedState(WeakWaiter())
     let logger = Logger(label: "network-reachability")
 
     // Confined to `queue`.
@@ -104,6 +107,7 @@ final class NetlinkEngine: @unchecked Sendable {
         waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
                                  readable: { [weak self] in self?.handleReadable() },
                                  due: { [weak self] in self?.secondLookDue() })
+        poster.withLock { $0.waiter = waiter }
         let watchFailure: NetlinkError? = queue.sync {
             do throws(NetlinkError) {
                 vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue,
@@ -136,7 +140,7 @@ final class NetlinkEngine: @unchecked Sendable {
         queue.sync { evaluateNowOnQueue(target) }
     }
 
-    /// `evaluateNowNoting` on the queue (`fetchCurrentPath` comes with `queue.async`).
+    /// `evaluateNowNoting` on the queue (`fetchCurrentPath` comes through `deferOnQueue`).
     func evaluateNowOnQueue(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
         drainAndRefresh()
         // A name whose first resolution has not finished reads as not resolved.
@@ -170,11 +174,19 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
     func unsubscribe(_ core: MonitorCore) {
         // A core never subscribed (a monitor only asked once, as `reachability check` does) needs
-        // no hop: with no thread left for a dispatch worker, `queue.async` would wait forever.
+        // no hop at all; the others hop through the waiter (`deferOnQueue`), never `queue.async`.
         guard subscribed.withLock({ $0.remove(ObjectIdentifier(core)) != nil }) else { return }
-        queue.async { [self] in
+        deferOnQueue { [self] in
             subscribers[ObjectIdentifier(core)] = nil
         }
+    }
+
+    /// Runs `work` on the queue later, from the waiter's thread (`EventWaiter.post`): no dispatch
+    /// worker thread is needed, so a pids limit cannot hang it. Once the waiter is gone (the
+    /// namespace vanished) it falls back to `queue.async`.
+    func deferOnQueue(_ work: @escaping @Sendable () -> Void) {
+        if poster.withLock({ $0.waiter })?.post(work) == true { return }
+        queue.async(execute: work)
     }
 
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.
@@ -194,4 +206,9 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// Counters for tests and logs. Blocks for one hop onto the queue.
     var currentCounters: EngineCounters { queue.sync { counters } }
+}
+
+/// A reference to the engine's waiter that does not keep it.
+struct WeakWaiter {
+    weak var waiter: EventWaiter?
 }

@@ -208,6 +208,7 @@ public final class PathMonitor: Sendable {
     }
 
     /// Told of each new path on the monitor's queue; held weakly (the monitor stores it in a weak reference).
+    /// Set on a scheduled monitor, it is told the current path first, as `pathUpdateHandler` is.
     public var delegate: (any PathMonitorDelegate)? {
         get { core.delegate }
         set { core.delegate = newValue }

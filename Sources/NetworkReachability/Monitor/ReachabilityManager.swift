@@ -81,6 +81,8 @@ public final class ReachabilityManager: Sendable {
         var lastDelivered: ReachabilityStatus?
         var isMonitoring = false
         var block: (@Sendable (ReachabilityStatus) -> Void)?
+        /// The last status the block was called with since it was set or monitoring started.
+        var blockLastStatus: ReachabilityStatus?
         var delegate = WeakDelegate()
     }
 
@@ -174,9 +176,29 @@ public final class ReachabilityManager: Sendable {
     /// Sets or clears the block called on the manager's queue with each status change
     /// (`setReachabilityStatusChangeBlock:`).
     ///
+    /// A block set while monitoring, after the first status was delivered, is called with the
+    /// current status on the queue (as `PathMonitor.pathUpdateHandler` is): a block set just after
+    /// `startMonitoring()` may come after the first delivery and would otherwise miss it. It is
+    /// never called twice in a row with the same status, nor before a host name's first resolution.
+    ///
     /// - Parameter block: the block; nil clears it.
     public func setReachabilityStatusChangeBlock(_ block: (@Sendable (ReachabilityStatus) -> Void)?) {
-        state.withLock { $0.block = block }
+        let redeliver = state.withLock { state -> Bool in
+            state.block = block
+            state.blockLastStatus = nil
+            return block != nil && state.isMonitoring && state.lastDelivered != nil
+        }
+        guard redeliver else { return }
+        // Read on the queue, not now: a newer status delivered meanwhile is not overtaken by an older one.
+        queue.async { [self] in
+            let call = state.withLock { state -> (@Sendable (ReachabilityStatus) -> Void, ReachabilityStatus)? in
+                guard state.isMonitoring, let block = state.block, let status = state.lastDelivered,
+                      state.blockLastStatus != status else { return nil }
+                state.blockLastStatus = status
+                return (block, status)
+            }
+            if let (block, status) = call { block(status) }
+        }
     }
 
     // MARK: - Monitoring
@@ -196,6 +218,7 @@ public final class ReachabilityManager: Sendable {
         state.withLock { state in
             state.isMonitoring = true
             state.lastDelivered = nil
+            state.blockLastStatus = nil
             if let known { state.status = ReachabilityStatus(flags: known.flags) }
         }
         monitor.setCallback { [weak self] flags in
@@ -218,7 +241,9 @@ public final class ReachabilityManager: Sendable {
             guard state.isMonitoring, state.lastDelivered != status else { return nil }
             state.lastDelivered = status
             state.status = status
-            return Callouts(block: state.block, delegate: state.delegate.delegate)
+            let blockIsDue = state.blockLastStatus != status
+            state.blockLastStatus = status
+            return Callouts(block: blockIsDue ? state.block : nil, delegate: state.delegate.delegate)
         }
         guard let callouts else { return }
         callouts.block?(status)

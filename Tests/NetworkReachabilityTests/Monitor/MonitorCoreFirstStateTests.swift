@@ -80,4 +80,48 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         XCTAssertEqual(delegate.paths.values, [Self.path([.reachable])])
         withExtendedLifetime(owner) {}
     }
+
+    func testDelegateSetAfterScheduling_getsTheCurrentPathOnce_andTheHandlerNotAgain() {
+        // Given a scheduled core whose path handler already had the current path
+        let core = MonitorCore(target: .general(.none), initial: Self.path([.reachable]))
+        let owner = PathMonitor(unavailable: .general(.none), namespace: .current, error: .namespaceNotFound(path: "/nowhere"))
+        core.attach(owner: owner)
+        let queue = DispatchQueue(label: "test.delivery")
+        let paths = Recorder<NetworkPath>()
+        core.pathHandler = { paths.append($0) }
+        core.setQueue(queue)
+        core.record(Self.path([.reachable])).send()
+        queue.sync {}
+        // When a delegate is set on the scheduled core, and the same path is evaluated again
+        let delegate = DelegateProbe()
+        core.delegate = delegate
+        queue.sync {}
+        core.record(Self.path([.reachable])).send()
+        queue.sync {}
+        // Then the delegate gets the current path once; the handler does not get it twice
+        XCTAssertEqual(delegate.paths.values, [Self.path([.reachable])])
+        XCTAssertEqual(paths.values, [Self.path([.reachable])])
+        // And a change reaches both
+        core.record(Self.path([])).send()
+        queue.sync {}
+        XCTAssertEqual(delegate.paths.values, [Self.path([.reachable]), Self.path([])])
+        XCTAssertEqual(paths.values, [Self.path([.reachable]), Self.path([])])
+        withExtendedLifetime(owner) {}
+    }
+
+    func testDelegateSetAfterScheduling_onAPlaceholder_getsNothingUntilTheFirstEvaluation() {
+        let core = MonitorCore(target: .host("slow.example"), initial: Self.path([]), hasState: false)
+        let owner = PathMonitor(unavailable: .general(.none), namespace: .current, error: .namespaceNotFound(path: "/nowhere"))
+        core.attach(owner: owner)
+        let queue = DispatchQueue(label: "test.delivery")
+        core.setQueue(queue)
+        let delegate = DelegateProbe()
+        core.delegate = delegate
+        queue.sync {}
+        XCTAssertEqual(delegate.paths.values, [])
+        core.record(Self.path([.reachable])).send()
+        queue.sync {}
+        XCTAssertEqual(delegate.paths.values, [Self.path([.reachable])])
+        withExtendedLifetime(owner) {}
+    }
 }
