@@ -186,9 +186,11 @@ enum Evaluator {
     /// host-side veth are left out), and not loopback (decision (f)).
     static func availableLinks(in snapshot: KernelSnapshot) -> [LinkState] {
         let withAddress = snapshot.indexesWithRoutableAddress
-        return snapshot.links.values
+        // Sorted in place: `sorted` would copy, and every pass and link change calls this.
+        var links = snapshot.links.values
             .filter { $0.isUp && $0.hasCarrier && !$0.isLoopback && withAddress.contains($0.index) }
-            .sorted { $0.index < $1.index }
+        links.sort { $0.index < $1.index }
+        return links
     }
 
     /// `links` (`availableLinks`) in the order routes would prefer them: by default-route metric, then by

@@ -19,10 +19,12 @@ struct LinkChanges: Sendable, Equatable {
 
     init(from old: KernelSnapshot, to new: KernelSnapshot) {
         guard old != new else { return }
-        let oldAddresses = Self.addressesByLink(old)
-        let newAddresses = Self.addressesByLink(new)
         // Walked in place rather than through sets of keys and indexes: this runs on every link
-        // or address change (issue 13, allocations per change).
+        // or address change (issue 13, allocations per change). libnl's cache keeps its order, so
+        // equal address lists (a link-only message) need no per-link sets at all.
+        let sameAddresses = old.addresses == new.addresses
+        let oldAddresses = sameAddresses ? [:] : Self.addressesByLink(old)
+        let newAddresses = sameAddresses ? [:] : Self.addressesByLink(new)
         for index in old.links.keys where old.links[index] != new.links[index] || oldAddresses[index] != newAddresses[index] {
             changed.insert(index)
         }
