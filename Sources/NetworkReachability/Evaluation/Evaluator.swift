@@ -199,7 +199,9 @@ enum Evaluator {
     /// - Parameter preference: each interface's default-route metric; only needed (and only
     ///   asked of the kernel by the engine) when two or more links are available.
     static func availableInterfaces(ordering links: [LinkState], preference: [Int: UInt32]) -> [NetworkInterface] {
-        links
+        // One link (the common host) has its order already; `sorted` would still copy it.
+        guard links.count > 1 else { return links.map(InterfaceClassifier.interface(for:)) }
+        return links
             .sorted { a, b in
                 switch (preference[a.index], preference[b.index]) {
                 case let (x?, y?) where x != y: return x < y
