@@ -19,7 +19,7 @@ struct JSONRecordFormatter: RecordFormatter {
     static func write(_ record: Record, to json: inout JSONWriter) {
         let path = record.path
         json.beginObject()
-        json.key("time"); json.string(record.time.description)
+        json.key("time"); json.unescapedString(record.time.write(to:))
         json.key("target"); json.string(record.target)
         json.key("flags"); json.beginArray()
         for named in ReachabilityFlags.allNamed where path.flags.contains(named.flag) { json.string(named.name) }

@@ -20,14 +20,29 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
 
     /// `2026-11-21T23:59:59.123456Z`.
     var description: String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    /// Appends `description` to `out` piece by piece: each piece is a small string, stored
+    /// inline, so a JSON record's time costs no allocation (issue 13).
+    func write(to out: inout String) {
         var clock = time_t(seconds)
         var fields = tm()
         gmtime_r(&clock, &fields)
-        let year = Int(fields.tm_year) + 1900, month = Int(fields.tm_mon) + 1
-        let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(Int(fields.tm_mday), 2))"
-        let hour = Int(fields.tm_hour), minute = Int(fields.tm_min), second = Int(fields.tm_sec)
-        let time = "\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2))"
-        return "\(date)T\(time).\(Self.pad(microseconds, 6))Z"
+        Self.append(Int(fields.tm_year) + 1900, width: 4, then: "-", to: &out)
+        Self.append(Int(fields.tm_mon) + 1, width: 2, then: "-", to: &out)
+        Self.append(Int(fields.tm_mday), width: 2, then: "T", to: &out)
+        Self.append(Int(fields.tm_hour), width: 2, then: ":", to: &out)
+        Self.append(Int(fields.tm_min), width: 2, then: ":", to: &out)
+        Self.append(Int(fields.tm_sec), width: 2, then: ".", to: &out)
+        Self.append(microseconds, width: 6, then: "Z", to: &out)
+    }
+
+    private static func append(_ number: Int, width: Int, then separator: String, to out: inout String) {
+        out += pad(number, width)
+        out += separator
     }
 
     /// The number in decimal, with leading zeros up to `width` digits.
