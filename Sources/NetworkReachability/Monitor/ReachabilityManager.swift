@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 import Logging
 
 /// AFNetworkReachabilityManager's face: a status (`unknown`, `notReachable`, `reachableViaWWAN`,
@@ -21,12 +19,10 @@ import Logging
 /// each status the block runs first, then the delegate, then `didChangeNotification` is posted on
 /// `NotificationCenter.default`, all on the manager's queue and in the order the states arose.
 ///
-/// **The notification lives in `ReachabilityCompat`.** This module does not import Foundation,
-/// so that a program using only `NetworkReachability` (the `reachability` command among them)
-/// does not link it: with `--static-swift-stdlib` that is tens of megabytes of Foundation and
-/// ICU. `didChangeNotification` is declared by `import ReachabilityCompat` (or
-/// `import SystemConfiguration`), and posting starts the first time the process reads it, which
-/// every observer does to subscribe.
+/// **The notification keeps Foundation in this module.** `didChangeNotification` is api.md's
+/// contract in this module, so `NotificationCenter` (and with it Foundation) is linked by every
+/// program that links the core; BENCHMARKS.md ("The command's binary") measures what moving it
+/// out would save, a decision left to the contract's owners.
 ///
 /// **The queue.** AFNetworking delivers on the main queue. This manager delivers on its own
 /// `queue`, a private serial queue unless `init(monitor:queue:)` is given one, because the main
@@ -52,10 +48,10 @@ public final class ReachabilityManager: Sendable {
         return ReachabilityManager(monitor: monitor)
     }()
 
-    /// What posts `didChangeNotification`: set by `ReachabilityCompat` when the notification's
-    /// name is first read, so this module never names Foundation. Called on the manager's queue
-    /// after the block and the delegate, outside any lock.
-    package static let statusPoster = LockedState<(@Sendable (ReachabilityManager, ReachabilityStatus) -> Void)?>(nil)
+    /// The name of the notification posted on `NotificationCenter.default` after each status
+    /// change, with the manager as its object; AFNetworking's
+    /// `AFNetworkingReachabilityDidChangeNotification`, with the same string.
+    public static let didChangeNotification = Notification.Name("com.alamofire.networking.reachability.change")
 
     /// The `userInfo` key of the new status in `didChangeNotification`:
     /// `notification.userInfo?[ReachabilityManager.statusUserInfoKey] as? ReachabilityStatus`.
@@ -248,7 +244,8 @@ public final class ReachabilityManager: Sendable {
         guard let callouts else { return }
         callouts.block?(status)
         callouts.delegate?.reachabilityManager(self, didChange: status)
-        if let post = Self.statusPoster.withLock({ $0 }) { post(self, status) }
+        NotificationCenter.default.post(
+            name: Self.didChangeNotification, object: self, userInfo: [Self.statusUserInfoKey: status])
     }
 
     private struct Callouts {
