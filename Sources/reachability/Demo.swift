@@ -37,8 +37,7 @@ struct Demo: ParsableCommand, VerboseCommand {
     }
 
     func run() throws {
-        try DispatchDescriptors.ensureAvailable()
-        try DispatchThreads.ensureAvailable()
+        try DispatchPreflight.ensureAvailable()
         try DemoSession(duration: duration, interval: interval).run()
     }
 }

@@ -41,8 +41,7 @@ struct Wait: ParsableCommand, VerboseCommand {
 
     func run() throws {
         let specifications = targets.isEmpty ? [.general] : targets.map { TargetSpecification(target: $0) }
-        try DispatchDescriptors.ensureAvailable()
-        try DispatchThreads.ensureAvailable()
+        try DispatchPreflight.ensureAvailable()
         let session = WaitSession(targets: specifications.map(\.recordTarget), mode: mode.pathWaitMode, timeout: timeout,
                                   probing: probeOptions.probe != nil)
         let monitors = try specifications.map { try $0.makeMonitor(namespace: namespaceOptions.namespace) }

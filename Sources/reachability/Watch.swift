@@ -41,8 +41,7 @@ struct Watch: ParsableCommand, VerboseCommand {
             formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget), probing: probeOptions.probe != nil),
             limit: count
         )
-        try DispatchDescriptors.ensureAvailable()
-        try DispatchThreads.ensureAvailable()
+        try DispatchPreflight.ensureAvailable()
         let session = WatchSession(printer: printer, timeout: timeout)
         let namespace = namespaceOptions.namespace
         // Every target is checked before anything is printed: bad input prints no record.
