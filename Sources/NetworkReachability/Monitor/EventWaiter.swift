@@ -91,7 +91,9 @@ final class EventWaiter: DescriptorWatching {
 
     /// Runs `action` on the queue from the waiter's thread, soon. The engine's deferred work comes
     /// this way, not with `queue.async`, which needs a dispatch worker thread: under a pids limit
-    /// libdispatch waits for one forever. - Returns: false when the thread has ended (nothing runs).
+    /// libdispatch waits for one forever. Posts run in the order they were made, but after work
+    /// that took the queue directly in the meantime (`queue.sync`). - Returns: false when the
+    /// thread has ended (nothing runs).
     @discardableResult
     func post(_ action: @escaping @Sendable () -> Void) -> Bool {
         let posted = control.withLock { control -> Bool in
@@ -279,12 +281,14 @@ extension WaitLoop {
         queue.async { withExtendedLifetime(sockets) {} }
     }
 
-    /// Removes and returns the scheduled actions whose deadline has passed, earliest first.
+    /// Removes and returns the scheduled actions whose deadline has passed, earliest first, and
+    /// those of one deadline (every `post` has 0) in the order they were made: tokens only grow.
     private func dueTimers() -> [@Sendable () -> Void] {
         control.withLock { control in
             guard !control.stopped, !control.timers.isEmpty else { return [] }
             let now = DispatchTime.now().uptimeNanoseconds
-            let due = control.timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+            let due = control.timers.filter { $0.value.deadline <= now }
+                .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
             for (token, _) in due { control.timers[token] = nil }
             return due.map(\.value.action)
         }

@@ -175,9 +175,13 @@ final class NetlinkEngine: @unchecked Sendable {
     func unsubscribe(_ core: MonitorCore) {
         // A core never subscribed (a monitor only asked once, as `reachability check` does) needs
         // no hop at all; the others hop through the waiter (`deferOnQueue`), never `queue.async`.
-        guard subscribed.withLock({ $0.remove(ObjectIdentifier(core)) != nil }) else { return }
+        let id = ObjectIdentifier(core)
+        guard subscribed.withLock({ $0.remove(id) != nil }) else { return }
         deferOnQueue { [self] in
-            subscribers[ObjectIdentifier(core)] = nil
+            // The waiter may run this after a `subscribe` of the same core (a monitor unscheduled
+            // and scheduled again at once: `subscribe` takes the queue directly): it is kept then.
+            guard !subscribed.withLock({ $0.contains(id) }) else { return }
+            subscribers[id] = nil
         }
     }
 
