@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "NetworkReachability", targets: ["NetworkReachability"]),
+        // NetworkReachability without ReachabilityManager, and so without Foundation: for services
+        // and commands that only need PathMonitor (the `reachability` command links this one).
+        .library(name: "NetworkReachabilityCore", targets: ["NetworkReachabilityCore"]),
         // Apple's names (SCNetworkReachability..., NWPathMonitor) over NetworkReachability.
         .library(name: "ReachabilityCompat", targets: ["ReachabilityCompat"]),
         // `import SystemConfiguration` on Linux: re-exports ReachabilityCompat. A package that also
@@ -27,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // libnl-3 and libnl-route-3; only Sources/NetworkReachability/Netlink imports it.
+        // libnl-3 and libnl-route-3; only Sources/NetworkReachabilityCore/Netlink imports it.
         .systemLibrary(
             name: "CNetlink",
             path: "Modules/CNetlink",
@@ -37,8 +40,9 @@ let package = Package(
         ),
         // ReachabilityFlags declared in C so it can appear in a @convention(c) callback type.
         .target(name: "CReachabilityFlags"),
+        // Everything but ReachabilityManager: no Foundation, so a static binary carries none of it.
         .target(
-            name: "NetworkReachability",
+            name: "NetworkReachabilityCore",
             dependencies: [
                 "CNetlink",
                 "CReachabilityFlags",
@@ -46,6 +50,9 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // The module users import: the core re-exported, and ReachabilityManager, whose
+        // `didChangeNotification` (api.md) is a Foundation `Notification.Name`.
+        .target(name: "NetworkReachability", dependencies: ["NetworkReachabilityCore"]),
         .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
         .target(name: "NetworkReachabilityTesting", dependencies: ["NetworkReachability"]),
         .target(name: "SystemConfiguration", dependencies: ["ReachabilityCompat"]),
@@ -65,13 +72,13 @@ let package = Package(
         .executableTarget(
             name: "reachability",
             dependencies: [
-                "NetworkReachability",
+                "NetworkReachabilityCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `--verbose`: the command bootstraps swift-log, which the library logs through.
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability", "NetworkReachabilityTesting"]),
+        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
@@ -83,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "NetworkReachability", "ReachabilityCompat", "SystemConfiguration",
+                "NetworkReachability", "NetworkReachabilityCore", "ReachabilityCompat", "SystemConfiguration",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

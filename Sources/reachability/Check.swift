@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `reachability check [TARGET] [--local ADDR] [--netns NAME|PATH] [--json] [--probe URL ...]`: print the state once.
 ///

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `--netns NAME|PATH`, shared by the commands that monitor something.
 struct NamespaceOptions: ParsableArguments {

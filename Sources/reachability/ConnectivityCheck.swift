@@ -1,5 +1,5 @@
 import Dispatch
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `check --probe`: the library's `checkConnectivity`, waited for by the synchronous command.
 ///

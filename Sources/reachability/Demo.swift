@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `reachability demo [--duration SECONDS] [--interval SECONDS]`: watch a throwaway namespace change.
 ///

@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 /// The changes `demo` makes to its namespace, one per tick, in a cycle: each undoes the one before
 /// it, so the namespace is back where it started every six ticks.
 final class DemoScript: Sendable {

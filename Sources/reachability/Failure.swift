@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

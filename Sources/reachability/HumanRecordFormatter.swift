@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// One aligned line per record for a person: time, target, status, compact flags, interface, gateways.
 ///

@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// One interface as `reachability interfaces` prints it: the library's `InterfaceStatus`, with the
 /// operational state spelled as `ip link` does (`UP`, `DOWN`, `UNKNOWN`, `LOWERLAYERDOWN`, ...).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `reachability interfaces [--netns NAME|PATH] [--json]`: list the interfaces of a namespace.
 ///

@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `--json`: one object per line, with the keys in the order of the contract in `cli.md`.
 ///

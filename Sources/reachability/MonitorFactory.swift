@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 
 extension TargetSpecification {
     /// Makes the monitor for this target in `namespace`: the one place that maps what the user

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S]`: the connectivity
 /// probe, shared by `check`, `watch` and `wait` (connectivity.md).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// The `reachability` command: look at, watch and wait for the reachability of a target, list
 /// the interfaces, or watch a throwaway namespace change (`demo`).

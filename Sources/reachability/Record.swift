@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// One state of one target, as the command prints it.
 struct Record: Sendable {

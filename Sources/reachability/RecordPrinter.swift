@@ -1,4 +1,4 @@
-import NetworkReachability
+import NetworkReachabilityCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `reachability wait [TARGET ...] [--any|--all] [--netns NAME|PATH] [--timeout SECONDS]`: block until reachable.
 ///

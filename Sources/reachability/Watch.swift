@@ -1,5 +1,5 @@
 import ArgumentParser
-import NetworkReachability
+import NetworkReachabilityCore
 
 /// `reachability watch [TARGET ...] [--netns NAME|PATH] [--json] [--count N] [--timeout SECONDS]`.
 ///

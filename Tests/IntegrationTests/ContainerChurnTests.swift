@@ -1,5 +1,6 @@
 import Dispatch
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Containers come and go: each start makes a host-side veth that is up, has carrier and holds

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// semantics.md, guarantee 6: a context's `retain` is called once when it is set, and its

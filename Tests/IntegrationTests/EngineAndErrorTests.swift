@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// All monitors of a namespace share one engine, which goes away with the last of them.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 15, bug 1: a namespace that vanishes while its engine is being made. The engine's vanish

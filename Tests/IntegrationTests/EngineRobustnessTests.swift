@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// semantics.md, guarantees 4, 7 and 8: bursts, overruns (ENOBUFS) and messages not from the kernel.

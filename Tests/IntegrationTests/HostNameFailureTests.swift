@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 3, "Failure semantics", "Bad input" and "Done when": names that do not resolve say why,

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 15: `fetchCurrentPath()` waits for a name's first resolution by suspending, where

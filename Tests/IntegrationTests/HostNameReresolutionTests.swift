@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 3, "Re-resolution" and "Failure semantics": the answer follows the records, the resolver's

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 3 and semantics.md, "Targets": a host name is resolved through the system resolver inside

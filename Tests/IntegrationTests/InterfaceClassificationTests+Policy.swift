@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// The `InterfacePolicy` a monitor is given: configured expensive and constrained names, the

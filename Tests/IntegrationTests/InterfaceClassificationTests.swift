@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 4 and semantics.md "Interface types": devices this kernel cannot create (Wi-Fi, WWAN,

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Scheduled monitors follow the kernel: each change that changes the flags yields one callback, in order.

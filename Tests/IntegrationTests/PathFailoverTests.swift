@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 4: two veth links with default routes of different metrics. The general path follows the

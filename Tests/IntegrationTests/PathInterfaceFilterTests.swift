@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 4: `PathMonitor(requiredInterfaceType:prohibitedInterfaceTypes:)` over a veth (wired

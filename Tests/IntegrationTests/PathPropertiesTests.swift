@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 4: `supportsIPv4`/`supportsIPv6` on single-stack namespaces, and `supportsDNS` from the

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 // Support for the tests of issue 4 (paths, interface classification, interface-type filters):

@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Many route questions in one `sendmsg` get exactly the answers they get one by one.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 15, bug 2: a callback set on a scheduled monitor gets the current state at once. When

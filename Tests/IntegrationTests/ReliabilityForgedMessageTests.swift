@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 8, item 2: forged messages. semantics.md, guarantee 8: netlink messages that do not come

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 8, item 4: leaks. Create/start/cancel cycles leave the process's open descriptors

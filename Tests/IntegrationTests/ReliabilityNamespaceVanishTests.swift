@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 8, item 5: a namespace that goes away. The monitors report `unsatisfied` with

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Issue 8, item 1: overrun storms. semantics.md, guarantee 7: when the kernel's event queue

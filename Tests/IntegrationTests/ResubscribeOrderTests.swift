@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// A monitor unscheduled and scheduled again at once (Alamofire's `startListening` restarts so)

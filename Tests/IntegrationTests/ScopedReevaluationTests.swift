@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// A route event moves only destinations inside its prefix: targets outside it are not asked about

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// The given-steps most delivery, kernel-event and context tests share: a fresh namespace with a

@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 final class HTTPResponseParserTests: XCTestCase {

@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// A pass off the engine's queue, over a table of answers: each question asked once, paths

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// The paths the evaluator makes from the kernel's answers: semantics.md, "From the kernel to the
 /// flags" (status, interface, gateways, expensive), "The general path" (the better family wins)

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// `LinkInspector.traitsFromSysfs`: what `ROOT/class/net/IFNAME/...` says of a device, read from a
 /// directory of fixtures laid out as the kernel and udev lay out sysfs.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// Interface types from link flags, kind and ARPHRD type (semantics.md, "Interface types").
 final class InterfaceClassifierTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// Interface types and costs from the device evidence `LinkInspector` gathers (`LinkTraits`):
 /// semantics.md "Interface types", issue 4 ("isExpensive", NetworkManager's order of evidence).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// How targets print: what `reachability` shows as the target.
 final class MonitorTargetTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 final class NetworkInterfaceTests: XCTestCase {
     func testInterfaceTypeDescription_isTheCaseName() {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// `NetworkNamespace`: the nsfs file each case names (the command's `--netns` parsing: CommandInterfacesTests).
 final class NetworkNamespaceTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// `ReachabilityFlags`: Apple's bit values, the names `--json` prints, the compact description,
 /// and the C callback type it exists for.

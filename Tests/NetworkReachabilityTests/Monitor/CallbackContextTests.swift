@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// The `SCNetworkReachabilityContext` contract: `retain` once when set, `release` exactly once.
 final class CallbackContextTests: XCTestCase {

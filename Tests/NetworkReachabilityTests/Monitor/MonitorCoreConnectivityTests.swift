@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// Connectivity answers composed onto the engine's paths under the monitor's lock, without a kernel.
 final class MonitorCoreConnectivityTests: XCTestCase {

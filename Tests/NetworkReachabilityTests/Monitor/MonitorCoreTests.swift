@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// Delivery without a kernel: a `MonitorCore` fed evaluations by hand, as the engine feeds it.
 final class MonitorCoreTests: XCTestCase {

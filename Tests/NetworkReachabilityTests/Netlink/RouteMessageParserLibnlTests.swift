@@ -1,5 +1,6 @@
 import CNetlink
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CNetlink
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// The RTM_GETROUTE request built by hand is, byte for byte, what libnl's message API builds.

@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 
 /// Synthetic kernel state for the pure tests: links, addresses and route answers built by hand.
 enum Fixture {

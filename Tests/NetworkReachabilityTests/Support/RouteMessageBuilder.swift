@@ -1,4 +1,5 @@
 @testable import NetworkReachability
+@testable import NetworkReachabilityCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -19,10 +19,11 @@ import Logging
 /// each status the block runs first, then the delegate, then `didChangeNotification` is posted on
 /// `NotificationCenter.default`, all on the manager's queue and in the order the states arose.
 ///
-/// **The notification keeps Foundation in this module.** `didChangeNotification` is api.md's
-/// contract in this module, so `NotificationCenter` (and with it Foundation) is linked by every
-/// program that links the core; BENCHMARKS.md ("The command's binary") measures what moving it
-/// out would save, a decision left to the contract's owners.
+/// **The notification keeps Foundation in this module, and only here.** `didChangeNotification`
+/// is a Foundation `Notification.Name`, so the manager lives in `NetworkReachability`, over
+/// `NetworkReachabilityCore`, which has everything else and no Foundation: a program that imports
+/// only the core (the `reachability` command) links none of it (BENCHMARKS.md, "The command's
+/// binary").
 ///
 /// **The queue.** AFNetworking delivers on the main queue. This manager delivers on its own
 /// `queue`, a private serial queue unless `init(monitor:queue:)` is given one, because the main

@@ -2,7 +2,7 @@ extension PathMonitor {
     /// The path now without waiting for anything: what `ReachabilityManager.startMonitoring()`
     /// sets its status from before it returns. nil while a host name's first resolution runs
     /// (the status then stays as it was until the first callback).
-    func knownPathNow() -> NetworkPath? {
+    package func knownPathNow() -> NetworkPath? {
         guard let engine else { return .unsatisfied(.namespaceUnavailable) }
         return engine.evaluateIfKnown(core.target)
     }

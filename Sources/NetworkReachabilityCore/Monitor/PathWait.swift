@@ -83,7 +83,7 @@ extension PathMonitoring {
     public func waitUntilSatisfied(
         timeout: Duration? = nil, isSatisfied: @escaping @Sendable (NetworkPath) -> Bool = { $0.status == .satisfied }
     ) async throws(CancellationError) -> NetworkPath? {
-        try await NetworkReachability.waitUntilSatisfied([self], timeout: timeout, isSatisfied: isSatisfied)?.first
+        try await NetworkReachabilityCore.waitUntilSatisfied([self], timeout: timeout, isSatisfied: isSatisfied)?.first
     }
 }
 
