@@ -9,16 +9,9 @@ final class RedeliveryOrderTests: XCTestCase {
     func testHandlersSetWhileTheLinkFlaps_theLastStateDeliveredIsTheKernels() throws {
         try withNamespace { ns in
             // Given a scheduled monitor of an on-link address
-            let plan = AddressPlan.ipv4
-            try ns.addLAN(plan)
-            let monitor = try ns.monitor(plan.onLink)
-            let carrier: ReachabilityFlags = [.reachable, .isDirect]
-            let noCarrier: ReachabilityFlags = [.reachable, .connectionRequired, .isDirect]
-            let flags = Recorder<ReachabilityFlags>()
-            monitor.setCallback { flags.append($0) }
-            let queue = callbackQueue()
-            monitor.setDispatchQueue(queue)
-            flags.wait(forLast: carrier)
+            let scheduled = try ScheduledOnLinkMonitor(in: ns)
+            let (monitor, flags, queue) = (scheduled.monitor, scheduled.flags, scheduled.queue)
+            let (carrier, noCarrier) = (ScheduledOnLinkMonitor.carrier, ScheduledOnLinkMonitor.noCarrier)
             defer { MonitorCore.beforeRedelivery.withLock { $0 = nil } }
 
             var carrierUp = true

@@ -11,16 +11,8 @@ final class ResubscribeOrderTests: XCTestCase {
     func testUnscheduledAndScheduledAgainAtOnce_theMonitorStillHearsEveryChange() throws {
         try withNamespace { ns in
             // Given a scheduled monitor of an on-link address
-            let plan = AddressPlan.ipv4
-            try ns.addLAN(plan)
-            let monitor = try ns.monitor(plan.onLink)
-            let carrier: ReachabilityFlags = [.reachable, .isDirect]
-            let noCarrier: ReachabilityFlags = [.reachable, .connectionRequired, .isDirect]
-            let flags = Recorder<ReachabilityFlags>()
-            monitor.setCallback { flags.append($0) }
-            let queue = callbackQueue()
-            monitor.setDispatchQueue(queue)
-            flags.wait(forLast: carrier)
+            let scheduled = try ScheduledOnLinkMonitor(in: ns)
+            let (monitor, flags, queue) = (scheduled.monitor, scheduled.flags, scheduled.queue)
             let engine = try XCTUnwrap(monitor.engine)
 
             var deaf: [Int] = []
@@ -40,7 +32,7 @@ final class ResubscribeOrderTests: XCTestCase {
 
             // And a change after the restarts reaches its callback
             try ns.ip("link", "set", "v0p", "down")
-            flags.wait(forLast: noCarrier)
+            flags.wait(forLast: ScheduledOnLinkMonitor.noCarrier)
             monitor.unschedule()
         }
     }
