@@ -30,12 +30,15 @@ struct EvaluationPass<Oracle: RouteAnswering> {
         self.snapshot = snapshot
         self.supportsDNS = supportsDNS
         self.oracle = oracle
+        // Sized once: grown from empty, a dictionary reallocates at 1, 2, 4 and 8 entries (issue 13).
+        answers.reserveCapacity(8)
         let links = Evaluator.availableLinks(in: snapshot)
         if links.count > 1 {
             if let knownPreference {
                 preference = knownPreference
             } else {
                 askedPreference = true
+                preference.reserveCapacity(links.count)
                 // Through the pass's answers, so a filtered general-path monitor reuses them.
                 for link in links {
                     for family in [IPAddress.Family.ipv4, .ipv6] {
@@ -72,7 +75,7 @@ struct EvaluationPass<Oracle: RouteAnswering> {
                 let resolution = resolution(targets[position])
                 return (resolution, Evaluator.questions(for: targets[position], in: snapshot, resolution: resolution))
             }
-            askTogether(asked.flatMap { $0.questions ?? [] })
+            askTogether(asked)
             for (position, (resolution, questions)) in zip(batch, asked) {
                 if resolution?.state == .pending && !includingPending {
                     body(position, nil)
@@ -96,12 +99,16 @@ struct EvaluationPass<Oracle: RouteAnswering> {
         return path
     }
 
-    /// Asks, together, the distinct destination questions among `questions` that the pass has no
+    /// Asks, together, the distinct destination questions of `asked` that the pass has no
     /// answer to yet. (Default-route questions take probes in turn and are asked one by one when met.)
-    private mutating func askTogether(_ questions: [RouteQuestion]) {
-        var seen = Set<RouteQuestion>()
+    private mutating func askTogether(_ asked: [(resolution: HostResolution?, questions: [RouteQuestion]?)]) {
+        // A lone target (the common monitor) asks its one question through `answer`: no set, no array.
+        let count = asked.reduce(0) { $0 + ($1.questions?.count ?? 0) }
+        guard count > 1 else { return }
+        var seen = Set<RouteQuestion>(minimumCapacity: count)
         var requests: [RouteRequest] = []
-        for question in questions {
+        requests.reserveCapacity(count)
+        for question in asked.lazy.compactMap(\.questions).joined() {
             guard case .destination(let request) = question, answers[question] == nil, seen.insert(question).inserted else { continue }
             requests.append(request)
         }

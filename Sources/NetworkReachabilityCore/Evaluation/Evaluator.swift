@@ -185,10 +185,14 @@ enum Evaluator {
     /// that reaches beyond the link (decision (o): link-local-only links such as a container's
     /// host-side veth are left out), and not loopback (decision (f)).
     static func availableLinks(in snapshot: KernelSnapshot) -> [LinkState] {
-        let withAddress = snapshot.indexesWithRoutableAddress
-        // Sorted in place: `sorted` would copy, and every pass and link change calls this.
-        var links = snapshot.links.values
-            .filter { $0.isUp && $0.hasCarrier && !$0.isLoopback && withAddress.contains($0.index) }
+        // A set of indexes pays only with many addresses; a scan of a few allocates nothing, and
+        // every pass and link change calls this (issue 13). Sorted in place: `sorted` would copy.
+        let withAddress = snapshot.addresses.count > 64 ? snapshot.indexesWithRoutableAddress : nil
+        var links = snapshot.links.values.filter { link in
+            guard link.isUp && link.hasCarrier && !link.isLoopback else { return false }
+            if let withAddress { return withAddress.contains(link.index) }
+            return snapshot.addresses.contains { $0.interfaceIndex == link.index && $0.reachesBeyondLink }
+        }
         links.sort { $0.index < $1.index }
         return links
     }
@@ -234,6 +238,7 @@ enum Evaluator {
                          preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
         var best: RouteVerdict
         var families: [IPAddress.Family: RouteVerdict] = [:]
+        families.reserveCapacity(2)
         if let questions {
             best = verdict(for: target, answers: answers, in: snapshot)
             for (question, answer) in zip(questions, answers) {

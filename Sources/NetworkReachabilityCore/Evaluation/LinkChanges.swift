@@ -23,10 +23,16 @@ struct LinkChanges: Sendable, Equatable {
         // or address change (issue 13, allocations per change). libnl's cache keeps its order, so
         // equal address lists (a link-only message) need no per-link sets at all.
         let sameAddresses = old.addresses == new.addresses
-        let oldAddresses = sameAddresses ? [:] : Self.addressesByLink(old)
-        let newAddresses = sameAddresses ? [:] : Self.addressesByLink(new)
-        for index in old.links.keys where old.links[index] != new.links[index] || oldAddresses[index] != newAddresses[index] {
-            changed.insert(index)
+        // Per-link address sets only for hosts with many addresses: below that, comparing the
+        // lists in place is cheap and allocates nothing (issue 13).
+        let bySets = !sameAddresses && old.addresses.count + new.addresses.count > Self.inPlaceComparisonLimit
+        let oldAddresses = bySets ? Self.addressesByLink(old) : [:]
+        let newAddresses = bySets ? Self.addressesByLink(new) : [:]
+        for index in old.links.keys {
+            let addressesDiffer = sameAddresses ? false
+                : bySets ? oldAddresses[index] != newAddresses[index]
+                : !Self.holdSameAddresses(index, old.addresses, new.addresses)
+            if addressesDiffer || old.links[index] != new.links[index] { changed.insert(index) }
         }
         for index in new.links.keys where old.links[index] == nil {
             changed.insert(index)
@@ -52,6 +58,18 @@ struct LinkChanges: Sendable, Equatable {
         }
         guard let lastInterface else { return true }
         return changed.contains(lastInterface)
+    }
+
+    /// Above this many addresses in both snapshots together, links' addresses are compared as sets.
+    static let inPlaceComparisonLimit = 256
+
+    /// Whether link `index` holds the same addresses in both lists, as sets (libnl's cache may
+    /// list an address that went and came back in another place): each one's addresses are found
+    /// in the other.
+    private static func holdSameAddresses(_ index: Int, _ old: [InterfaceAddress], _ new: [InterfaceAddress]) -> Bool {
+        for address in old where address.interfaceIndex == index && !new.contains(address) { return false }
+        for address in new where address.interfaceIndex == index && !old.contains(address) { return false }
+        return true
     }
 
     private static func addressesByLink(_ snapshot: KernelSnapshot) -> [Int: Set<InterfaceAddress>] {

@@ -45,11 +45,10 @@ private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePref
     case AF_INET6: family = .ipv6
     default: return nil
     }
-    var bytes = [UInt8](repeating: 0, count: family.byteCount)
+    var bytes = UnsafeRawBufferPointer(start: nil, count: 0)  // no RTA_DST: zeros
     if let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
        let data = nla_data(attribute) {
-        let count = min(Int(nla_len(attribute)), bytes.count)
-        bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: data, count: count)) }
+        bytes = UnsafeRawBufferPointer(start: data, count: min(Int(nla_len(attribute)), family.byteCount))
     }
     return RoutePrefix(family: family, bytes: bytes, length: Int(route.rtm_dst_len))
 }

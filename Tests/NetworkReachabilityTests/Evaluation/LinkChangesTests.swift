@@ -58,4 +58,29 @@ final class LinkChangesTests: XCTestCase {
         XCTAssertEqual(changes.changed, [8])
         XCTAssertTrue(changes.touchesAvailableLinks)
     }
+
+    func testAddressesListedInAnotherOrder_areNoChange_andAMovedAddressChangesBothLinks() {
+        // libnl may list an address that went and came back in another place: the same set
+        let reordered = Self.withVeth(addresses: ["fe80::8", "2001:db8::8"])
+        var shuffled = reordered
+        shuffled.addresses.reverse()
+        XCTAssertTrue(LinkChanges(from: reordered, to: shuffled).isEmpty)
+
+        // An address that moves from one link to another changes both
+        var moved = reordered
+        let index = moved.addresses.firstIndex { $0.address == F.ip("2001:db8::8") }!
+        moved.addresses[index].interfaceIndex = 2
+        XCTAssertEqual(LinkChanges(from: reordered, to: moved).changed, [2, 8])
+    }
+
+    func testManyAddresses_areComparedAsSets_withTheSameAnswers() {
+        // Above the in-place limit the comparison takes per-link sets; the answers stay the same
+        let many = (0..<LinkChanges.inPlaceComparisonLimit).map { "2001:db8::\(String($0, radix: 16))" }
+        let before = Self.withVeth(addresses: many)
+        var shuffled = before
+        shuffled.addresses.reverse()
+        XCTAssertTrue(LinkChanges(from: before, to: shuffled).isEmpty)
+        let after = Self.withVeth(addresses: many.dropLast() + ["2001:db8::ffff"])
+        XCTAssertEqual(LinkChanges(from: before, to: after).changed, [8])
+    }
 }
