@@ -52,46 +52,100 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The fields, in one reference-counted box that copies share until one of them changes (copy
+    /// on write). A monitor keeps several paths (current, last queued, last delivered per face)
+    /// and a delivery copies one per face: inline, each was a struct of some 200 bytes with a
+    /// retain per array and string; boxed, it is one pointer (issue 13: 10,000 monitors' heap).
+    private var storage: Storage
+
     /// Whether the target can be reached now.
-    public var status: Status
+    public var status: Status {
+        get { storage.fields.status }
+        set { uniqueStorage().fields.status = newValue }
+    }
     /// Why not, when `status` is not `satisfied`; nil when it is.
-    public var unsatisfiedReason: UnsatisfiedReason?
+    public var unsatisfiedReason: UnsatisfiedReason? {
+        get { storage.fields.unsatisfiedReason }
+        set { uniqueStorage().fields.unsatisfiedReason = newValue }
+    }
     /// The SCNetworkReachability flags of the target.
-    public var flags: ReachabilityFlags
+    public var flags: ReachabilityFlags {
+        get { storage.fields.flags }
+        set { uniqueStorage().fields.flags = newValue }
+    }
     /// AFNetworking's status for `flags`, computed from them, so never out of step with them.
     public var reachabilityStatus: ReachabilityStatus { ReachabilityStatus(flags: flags) }
     /// The interface the target's route leaves by.
-    public var interface: NetworkInterface?
+    public var interface: NetworkInterface? {
+        get { storage.fields.interface }
+        set { uniqueStorage().fields.interface = newValue }
+    }
     /// Interfaces that are up, have carrier and hold an address that reaches beyond their link
     /// (an interface with only link-local addresses, such as a container's host-side veth, is
     /// listed only when the target's route uses it); the one the target's route uses first, then
     /// by default-route metric.
-    public var availableInterfaces: [NetworkInterface]
+    public var availableInterfaces: [NetworkInterface] {
+        get { storage.fields.availableInterfaces }
+        set { uniqueStorage().fields.availableInterfaces = newValue }
+    }
     /// The gateways of the route in use (the command prints them with `IPAddress.addressString`).
-    public var gateways: [IPAddress]
+    public var gateways: [IPAddress] {
+        get { storage.fields.gateways }
+        set { uniqueStorage().fields.gateways = newValue }
+    }
     /// The route leaves by an expensive interface (cellular).
-    public var isExpensive: Bool
+    public var isExpensive: Bool {
+        get { storage.fields.isExpensive }
+        set { uniqueStorage().fields.isExpensive = newValue }
+    }
     /// The route leaves by an interface the configuration calls constrained.
-    public var isConstrained: Bool
+    public var isConstrained: Bool {
+        get { storage.fields.isConstrained }
+        set { uniqueStorage().fields.isConstrained = newValue }
+    }
     /// IPv4 has a usable route for the target.
-    public var supportsIPv4: Bool
+    public var supportsIPv4: Bool {
+        get { storage.fields.supportsIPv4 }
+        set { uniqueStorage().fields.supportsIPv4 = newValue }
+    }
     /// IPv6 has a usable route for the target.
-    public var supportsIPv6: Bool
+    public var supportsIPv6: Bool {
+        get { storage.fields.supportsIPv6 }
+        set { uniqueStorage().fields.supportsIPv6 = newValue }
+    }
     /// At least one name server is configured.
-    public var supportsDNS: Bool
+    public var supportsDNS: Bool {
+        get { storage.fields.supportsDNS }
+        set { uniqueStorage().fields.supportsDNS = newValue }
+    }
     /// For a host-name target: the addresses it resolved to, in the resolver's order; empty otherwise.
-    public var resolvedAddresses: [IPAddress] = []
+    public var resolvedAddresses: [IPAddress] {
+        get { storage.fields.resolvedAddresses }
+        set { uniqueStorage().fields.resolvedAddresses = newValue }
+    }
     /// For a host-name target: the last lookup failed for a reason that may pass (a timeout,
     /// SERVFAIL), so `resolvedAddresses` are those of the last success.
-    public var resolvedAddressesAreStale = false
+    public var resolvedAddressesAreStale: Bool {
+        get { storage.fields.resolvedAddressesAreStale }
+        set { uniqueStorage().fields.resolvedAddressesAreStale = newValue }
+    }
     // Connectivity (issue 12): set by the monitor's probe, never by the engine.
     /// Whether the monitor's ``ConnectivityProbe`` got through: `unknown` without a probe or
     /// before the first answer since the path changed, `none` while the path is not satisfied.
-    public var connectivity: Connectivity = .unknown
+    public var connectivity: Connectivity {
+        get { storage.fields.connectivity }
+        set { uniqueStorage().fields.connectivity = newValue }
+    }
     /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; else nil.
-    public var portalURL: String?
+    public var portalURL: String? {
+        get { storage.fields.portalURL }
+        set { uniqueStorage().fields.portalURL = newValue }
+    }
     /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
-    public var connectivitySource: ConnectivitySource?
+    public var connectivitySource: ConnectivitySource? {
+        get { storage.fields.connectivitySource }
+        set { uniqueStorage().fields.connectivitySource = newValue }
+    }
 
     /// Makes a path value; the library makes them, tests and adapters may too.
     public init(
@@ -99,17 +153,12 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         interface: NetworkInterface?, availableInterfaces: [NetworkInterface], gateways: [IPAddress],
         isExpensive: Bool, isConstrained: Bool, supportsIPv4: Bool, supportsIPv6: Bool, supportsDNS: Bool
     ) {
-        self.status = status
-        self.unsatisfiedReason = unsatisfiedReason
-        self.flags = flags
-        self.interface = interface
-        self.availableInterfaces = availableInterfaces
-        self.gateways = gateways
-        self.isExpensive = isExpensive
-        self.isConstrained = isConstrained
-        self.supportsIPv4 = supportsIPv4
-        self.supportsIPv6 = supportsIPv6
-        self.supportsDNS = supportsDNS
+        storage = Storage(Fields(
+            status: status, unsatisfiedReason: unsatisfiedReason, flags: flags, interface: interface,
+            availableInterfaces: availableInterfaces, gateways: gateways, isExpensive: isExpensive,
+            isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
+            supportsDNS: supportsDNS
+        ))
     }
 
     /// Whether the path's route uses an interface of `type`.
@@ -145,5 +194,48 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
             gateways: [], isExpensive: false, isConstrained: false, supportsIPv4: false, supportsIPv6: false,
             supportsDNS: false
         )
+    }
+}
+
+extension NetworkPath {
+    /// What a path holds; `NetworkPath`'s properties read and write these.
+    struct Fields: Hashable, Sendable {
+        var status: Status
+        var unsatisfiedReason: UnsatisfiedReason?
+        var flags: ReachabilityFlags
+        var interface: NetworkInterface?
+        var availableInterfaces: [NetworkInterface]
+        var gateways: [IPAddress]
+        var isExpensive: Bool
+        var isConstrained: Bool
+        var supportsIPv4: Bool
+        var supportsIPv6: Bool
+        var supportsDNS: Bool
+        var resolvedAddresses: [IPAddress] = []
+        var resolvedAddressesAreStale: Bool = false
+        var connectivity: Connectivity = .unknown
+        var portalURL: String?
+        var connectivitySource: ConnectivitySource?
+    }
+
+    /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while
+    /// one path alone holds the box; a box that two paths share is never written.
+    final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// The box, made this path's own first when another path shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
+
+    public static func == (lhs: NetworkPath, rhs: NetworkPath) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
     }
 }
