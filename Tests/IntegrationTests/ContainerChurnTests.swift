@@ -1,5 +1,4 @@
 import Dispatch
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 import XCTest
 

@@ -3,7 +3,6 @@ import Dispatch
 import MetricsTestKit
 import Synchronization
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// The engine's swift-metrics: counted when a backend is there, nothing made when it is not.

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Iterating a `PathMonitor` that nothing else holds, as `for await path in NWPathMonitor()` is written.

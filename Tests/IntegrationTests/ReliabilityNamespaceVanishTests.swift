@@ -1,5 +1,4 @@
 import Foundation
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 import XCTest
 

@@ -1,4 +1,3 @@
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 import XCTest
 

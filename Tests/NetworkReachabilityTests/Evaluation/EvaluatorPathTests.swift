@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// The paths the evaluator makes from the kernel's answers: semantics.md, "From the kernel to the
@@ -232,5 +231,18 @@ final class EvaluatorPathTests: XCTestCase {
         ])
         XCTAssertEqual(path.interface, NetworkInterface(name: "lo", index: 1, type: .loopback))
         XCTAssertEqual(path.flags, [.reachable, .isLocalAddress, .isDirect])
+    }
+
+    func testAvailableLinks_theSameWhetherAddressesAreScannedOrCollectedInASet() {
+        // Up to 64 addresses are scanned in place, more go through a set of indexes: one answer
+        var crowded = Self.withContainerVeths
+        crowded.addresses += (10..<80).map {
+            InterfaceAddress(interfaceIndex: 8, address: F.ip("fe80::\($0)"), prefixLength: 64, scope: InterfaceAddress.linkScope)
+        }
+        XCTAssertGreaterThan(crowded.addresses.count, 64)
+        XCTAssertEqual(Evaluator.availableLinks(in: Self.withContainerVeths).map(\.name), ["eth0"])
+        XCTAssertEqual(Evaluator.availableLinks(in: crowded).map(\.name), ["eth0"])
+        crowded.addresses.append(InterfaceAddress(interfaceIndex: 9, address: F.ip("10.244.0.1"), prefixLength: 24))
+        XCTAssertEqual(Evaluator.availableLinks(in: crowded).map(\.name), ["eth0", "cali9"])
     }
 }

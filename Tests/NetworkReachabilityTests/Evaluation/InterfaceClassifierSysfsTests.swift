@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// `LinkInspector.traitsFromSysfs`: what `ROOT/class/net/IFNAME/...` says of a device, read from a

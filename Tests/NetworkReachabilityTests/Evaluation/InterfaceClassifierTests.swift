@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Interface types from link flags, kind and ARPHRD type (semantics.md, "Interface types").

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Interface types and costs from the device evidence `LinkInspector` gathers (`LinkTraits`):

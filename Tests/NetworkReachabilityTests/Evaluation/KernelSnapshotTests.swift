@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// The plain values the Netlink layer fills: link state, address ownership, route types.

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// How targets print: what `reachability` shows as the target.

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Issue 3, "Bad input": the rules of RFC 1123 host names, each refused with an error that names

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// `NetworkNamespace`: the nsfs file each case names (the command's `--netns` parsing: CommandInterfacesTests).

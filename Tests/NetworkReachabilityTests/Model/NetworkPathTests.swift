@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// `NetworkPath`: its words for `--json`, its one-line description, and what it derives from the flags.

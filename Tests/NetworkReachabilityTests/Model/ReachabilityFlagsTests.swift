@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// `ReachabilityFlags`: Apple's bit values, the names `--json` prints, the compact description,

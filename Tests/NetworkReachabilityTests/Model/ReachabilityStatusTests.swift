@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// `ReachabilityStatus(flags:)` against AFNetworking's `AFNetworkReachabilityStatusForFlags`, over every flag combination.

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// `NetworkInterface.kind`, `isTunnel` and `NetworkPath.isTunneled` (semantics.md, "Tunnels").

@@ -1,5 +1,4 @@
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// The `SCNetworkReachabilityContext` contract: `retain` once when set, `release` exactly once.

@@ -1,6 +1,5 @@
 import Dispatch
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Connectivity answers composed onto the engine's paths under the monitor's lock, without a kernel.

@@ -1,6 +1,5 @@
 import Dispatch
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Issue 18 without a kernel: a host name's placeholder is never delivered, and setting one flags
@@ -87,10 +86,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         let core = MonitorCore(target: .general(.none), initial: Self.path([.reachable]))
         let owner = PathMonitor(unavailable: .general(.none), namespace: .current, error: .namespaceNotFound(path: "/nowhere"))
         core.attach(owner: owner)
-        let queue = DispatchQueue(label: "test.delivery")
-        let paths = Recorder<NetworkPath>()
-        core.pathHandler = { paths.append($0) }
-        core.setQueue(queue)
+        let (queue, paths) = core.scheduleRecordingPaths()
         core.record(Self.path([.reachable])).send()
         queue.sync {}
         // When a delegate is set on the scheduled core, and the same path is evaluated again

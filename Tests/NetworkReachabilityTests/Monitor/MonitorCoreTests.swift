@@ -1,6 +1,5 @@
 import Dispatch
 import XCTest
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Delivery without a kernel: a `MonitorCore` fed evaluations by hand, as the engine feeds it.
@@ -85,10 +84,7 @@ final class MonitorCoreTests: XCTestCase {
     func testUnschedule_dropsDeliveriesAlreadyQueued() {
         // Given: a delivery queued but not yet run
         let core = makeCore()
-        let queue = DispatchQueue(label: "test.delivery")
-        let paths = Recorder<NetworkPath>()
-        core.pathHandler = { paths.append($0) }
-        core.setQueue(queue)
+        let (queue, paths) = core.scheduleRecordingPaths()
         queue.suspend()
         core.record(Self.path([.reachable])).send()
         // When
@@ -102,10 +98,7 @@ final class MonitorCoreTests: XCTestCase {
 
     func testSchedule_again_deliversTheCurrentStateAgain() {
         let core = makeCore()
-        let queue = DispatchQueue(label: "test.delivery")
-        let paths = Recorder<NetworkPath>()
-        core.pathHandler = { paths.append($0) }
-        core.setQueue(queue)
+        let (queue, paths) = core.scheduleRecordingPaths()
         core.record(Self.path([.reachable])).send()
         queue.sync {}
         core.setQueue(nil)
@@ -166,10 +159,7 @@ final class MonitorCoreTests: XCTestCase {
 
     func testTearDown_stopsEverythingForGood() {
         let core = makeCore()
-        let queue = DispatchQueue(label: "test.delivery")
-        let paths = Recorder<NetworkPath>()
-        core.pathHandler = { paths.append($0) }
-        core.setQueue(queue)
+        let (queue, paths) = core.scheduleRecordingPaths()
         core.tearDown()
         core.setQueue(queue)
         XCTAssertFalse(core.isActive, "a torn-down core cannot be scheduled again")

@@ -5,6 +5,8 @@ import XCTest
 /// `NetworkReachability` is the core re-exported plus `ReachabilityManager` (issue 13): every name
 /// api.md places in `NetworkReachability` must still be found there, qualified too.
 final class UmbrellaModuleTests: XCTestCase {
+    /// Guards at compile time above all: were the re-export lost, these names would not resolve
+    /// and the test target would not build.
     func testCoreNames_qualifiedWithTheUmbrellaModule_areTheCoresTypes() {
         XCTAssertTrue(NetworkReachability.PathMonitor.self == NetworkReachabilityCore.PathMonitor.self)
         XCTAssertTrue(NetworkReachability.NetworkPath.self == NetworkReachabilityCore.NetworkPath.self)

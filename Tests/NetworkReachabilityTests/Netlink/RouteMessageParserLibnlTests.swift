@@ -1,5 +1,4 @@
 import CNetlink
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 import XCTest
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-@testable import NetworkReachability
 @testable import NetworkReachabilityCore
 
 /// Synthetic kernel state for the pure tests: links, addresses and route answers built by hand.

@@ -1,0 +1,14 @@
+import Dispatch
+@testable import NetworkReachabilityCore
+
+extension MonitorCore {
+    /// Records every path the core's path handler gets, scheduled on a new serial queue: the
+    /// setup most delivery tests start from.
+    func scheduleRecordingPaths() -> (queue: DispatchQueue, paths: Recorder<NetworkPath>) {
+        let queue = DispatchQueue(label: "test.delivery")
+        let paths = Recorder<NetworkPath>()
+        pathHandler = { paths.append($0) }
+        setQueue(queue)
+        return (queue, paths)
+    }
+}
