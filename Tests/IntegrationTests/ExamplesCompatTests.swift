@@ -101,7 +101,8 @@ final class ExamplesCompatTests: XCTestCase {
         try withPortingNamespace(prefix: "nrx-sc-") { namespace in
             let example = try RunningExample("nw-monitor", ["--timeout", "30"], in: namespace)
             wait(for: [example.lines.expectation(count: 1)], timeout: timeout)
-            XCTAssertTrue(example.lines.values[0].hasPrefix("Path: satisfied, Reachable via WiFi, interfaces: v0"), example.lines.values[0])
+            let first = try XCTUnwrap(example.lines.values.first, "nw-monitor printed nothing")
+            XCTAssertTrue(first.hasPrefix("Path: satisfied, Reachable via WiFi, interfaces: v0"), first)
             try namespace.setCarrier(false)
             wait(for: [example.lines.expectation("requires connection") {
                 $0.last?.hasPrefix("Path: requiresConnection, Not Reachable") == true
