@@ -26,8 +26,6 @@ let package = Package(
         // CoreMetrics only: an API package without dependencies, as swift-log; see CONTRIBUTING.md.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
-        // `swift package generate-documentation --target NetworkReachability`; a plugin, linked into nothing.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // libnl-3 and libnl-route-3; only Sources/NetworkReachabilityCore/Netlink imports it.
