@@ -195,6 +195,12 @@ final class ReliabilityStormTests: XCTestCase {
                 }
                 latencies.append(max(0, latency))
                 if !holdFirstHalf { heldEndLatencies.append(max(0, latency)) }
+                // A resync follows every overrun, but rate-limited (one per 100 ms) it may come after
+                // the monitors converged: a later link event re-asks the kernel for every target.
+                try waitUntil("repetition \(repetition): the resync that follows the storm's overrun") {
+                    let now = engine.currentCounters
+                    return now.overruns == before.overruns || now.resyncs > before.resyncs
+                }
                 let after = engine.currentCounters
                 let window = DispatchTime.now().milliseconds(since: start)
                 cpu += ProcessResources.cpuSeconds - cpuBefore
