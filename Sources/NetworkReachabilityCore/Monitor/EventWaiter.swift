@@ -92,8 +92,9 @@ final class EventWaiter: DescriptorWatching {
     /// Runs `action` on the queue from the waiter's thread, soon. The engine's deferred work comes
     /// this way, not with `queue.async`, which needs a dispatch worker thread: under a pids limit
     /// libdispatch waits for one forever. Posts run in the order they were made, but after work
-    /// that took the queue directly in the meantime (`queue.sync`). - Returns: false when the
-    /// thread has ended (nothing runs).
+    /// that took the queue directly in the meantime (`queue.sync`); one accepted before `stop`
+    /// runs as the thread ends. - Returns: false when the thread has ended or is stopping
+    /// (nothing runs: the caller runs `action` another way).
     @discardableResult
     func post(_ action: @escaping @Sendable () -> Void) -> Bool {
         let posted = control.withLock { control -> Bool in
@@ -265,16 +266,21 @@ extension WaitLoop {
             if isDue() { queue.sync(execute: due) }
             for action in dueTimers() { queue.sync(execute: action) }
         }
-        let remaining = control.withLock { control in
+        let (remaining, posted) = control.withLock { control in
             control.exited = true
             // Emptied here, so a later `unwatch` finds nothing and closes nothing twice.
             defer {
                 control.closing.removeAll()
                 control.watches.removeAll()
+                control.timers.removeAll()
             }
-            return control.closing + control.watches.values.map(\.fileDescriptor)
+            // Posts (deadline 0) were accepted with a promise to run: one may hold a caller's
+            // continuation (`fetchCurrentPath`), which would never resume. Timers are dropped.
+            let posted = control.timers.filter { $0.value.deadline == 0 }.sorted { $0.key < $1.key }.map(\.value.action)
+            return (control.closing + control.watches.values.map(\.fileDescriptor), posted)
         }
         remaining.forEach(Syscalls.close)
+        for action in posted { queue.sync(execute: action) }
         // The sockets die on the engine's queue, after any handler still running there.
         let sockets = keepAlive
         keepAlive = nil

@@ -105,8 +105,12 @@ final class MonitorCore: Sendable {
     /// The index of the interface the current path leaves by, without copying the path out.
     var currentInterfaceIndex: Int? { state.withLock { $0.current.interface?.index } }
 
-    func store(_ path: NetworkPath) {
+    /// Keeps what an unscheduled read evaluated. Not once the monitor is active: the engine may
+    /// have recorded a newer path since `path` was evaluated, and this one must not overwrite it
+    /// (nor be redelivered after it).
+    func storeIfInactive(_ path: NetworkPath) {
         connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
+            guard state.queue == nil, state.streams.isEmpty else { return .nothing }
             let (composed, event) = state.takeEnginePath(path) // issue 12
             state.current = composed
             return event

@@ -16,6 +16,9 @@ extension NetlinkEngine {
         configurationWatcher = nil
         for name in hosts.keys {
             hosts[name]?.timer = nil  // the stopped waiter runs no timer
+            // A name still queued in the stopped pool would never finish, and every `flags()`
+            // would wait out the first-resolution timeout for it: it has failed.
+            if hosts[name]?.resolution.state == .pending { hosts[name]?.resolution.state = .failed }
             hosts[name]?.releaseWaiters()
         }
         resolverPoolIfStarted?.stop()

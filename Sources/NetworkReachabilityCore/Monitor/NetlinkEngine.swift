@@ -103,22 +103,29 @@ final class NetlinkEngine: @unchecked Sendable {
             throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
         }
         self.nameServers = nameServers
-        // The waiter keeps the sockets open until its thread has ended; they die on the queue.
-        waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
-                                 readable: { [weak self] in self?.handleReadable() },
-                                 due: { [weak self] in self?.secondLookDue() })
-        poster.withLock { $0.waiter = waiter }
-        let watchFailure: NetlinkError? = queue.sync {
-            do throws(NetlinkError) {
-                vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue,
-                                                           waiter: waiter!) { [weak self] in self?.namespaceVanished() }
+        // Made on the queue: the waiter's thread runs its first handler there, and that handler
+        // (a second look, a resync) must find `waiter` set, or its wake-up would be lost for good.
+        let setupFailure: ReachabilityError? = queue.sync {
+            do throws(ReachabilityError) {
+                // The waiter keeps the sockets open until its thread has ended; they die on the queue.
+                let waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
+                                             readable: { [weak self] in self?.handleReadable() },
+                                             due: { [weak self] in self?.secondLookDue() })
+                self.waiter = waiter
+                poster.withLock { $0.waiter = waiter }
+                do throws(NetlinkError) {
+                    vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue,
+                                                               waiter: waiter) { [weak self] in self?.namespaceVanished() }
+                } catch {
+                    throw error.reachabilityError
+                }
             } catch {
                 return error
             }
             startWatchingConfiguration()
             return nil
         }
-        if let watchFailure { throw watchFailure.reachabilityError }
+        if let setupFailure { throw setupFailure }
         logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
     }
 

@@ -15,7 +15,7 @@ extension PathMonitor {
             return await engine.evaluate(core.target)
         }
         let path = await engine.evaluate(core.target)
-        core.store(path)
+        core.storeIfInactive(path)
         return path
     }
 }

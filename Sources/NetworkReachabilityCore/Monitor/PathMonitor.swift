@@ -241,7 +241,7 @@ public final class PathMonitor: Sendable {
             return core.current
         }
         let path = evaluateNow()
-        core.store(path)
+        core.storeIfInactive(path)
         return core.composingConnectivity(path) // issue 12: with the probe's answer
     }
 }

@@ -53,11 +53,21 @@ final class NamespaceVanishWatcher: @unchecked Sendable {
             try Self.checkResource(fd, "inotify_init1 (namespace vanish watch)")
             if fd >= 0 {
                 let mask = UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)
-                _ = inotify_add_watch(fd, directory, mask)
-                token = waiter.watch(fd) { [weak self] in
-                    guard let self, token != nil else { return }
-                    Self.discard(fd)
-                    check()
+                if inotify_add_watch(fd, directory, mask) < 0 {
+                    let code = errno
+                    Syscalls.close(fd)
+                    // Out of inotify watches (ENOSPC: `fs.inotify.max_user_watches`) or memory: a
+                    // descriptor that watches nothing would never tell. A directory already gone
+                    // (ENOENT) is for `check()` below.
+                    if code == ENOSPC || code == ENOMEM {
+                        throw .system("inotify_add_watch \(directory) (namespace vanish watch)", errno: code)
+                    }
+                } else {
+                    token = waiter.watch(fd) { [weak self] in
+                        guard let self, token != nil else { return }
+                        Self.discard(fd)
+                        check()
+                    }
                 }
             }
         }

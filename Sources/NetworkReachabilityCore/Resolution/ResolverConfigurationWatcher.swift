@@ -42,7 +42,10 @@ final class ResolverConfigurationWatcher: @unchecked Sendable {
     }
 
     /// Whether inotify works here; without it, callers must read the files themselves.
-    var isWatching: Bool { token != nil }
+    var isWatching: Bool { token != nil && !missedWatch }
+    /// A directory could not be watched for want of inotify watches (ENOSPC, the user's
+    /// `fs.inotify.max_user_watches`) or memory: a change there would go unseen.
+    private var missedWatch = false
 
     deinit {
         // The wait loop closes the descriptor once it no longer polls it.
@@ -83,9 +86,14 @@ final class ResolverConfigurationWatcher: @unchecked Sendable {
         watches.removeAll()
         let (directories, names) = targets()
         interestingNames = names
+        missedWatch = false
         for directory in directories {
             let wd = inotify_add_watch(descriptor, directory, Self.mask)
-            if wd >= 0 { watches[wd] = directory }
+            if wd >= 0 {
+                watches[wd] = directory
+            } else if errno == ENOSPC || errno == ENOMEM {
+                missedWatch = true  // ENOENT is a directory that does not exist yet: its parent's watch sees it come
+            }
         }
     }
 

@@ -195,10 +195,18 @@ final class MonitorCoreTests: XCTestCase {
         XCTAssertFalse(core.isActive)
     }
 
-    func testStore_setsCurrent() {
+    func testStoreIfInactive_setsCurrent_butNeverOverWhatTheEngineRecordedSince() {
         let core = makeCore()
         XCTAssertEqual(core.current, .unsatisfied(.noRoute))
-        core.store(Self.path([.reachable]))
+        core.storeIfInactive(Self.path([.reachable]))
         XCTAssertEqual(core.current, Self.path([.reachable]))
+        // When an unscheduled read evaluated, then the monitor started and the engine recorded a newer path
+        let (_, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
+        let id = core.addStream(continuation)
+        core.record(Self.path([])).send()
+        // Then the read's older path does not overwrite it (it would be redelivered after it)
+        core.storeIfInactive(Self.path([.reachable]))
+        XCTAssertEqual(core.current, Self.path([]))
+        core.removeStream(id!)
     }
 }
