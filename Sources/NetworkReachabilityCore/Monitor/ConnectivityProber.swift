@@ -38,6 +38,9 @@ final class ConnectivityProber: Sendable {
         var signal: ProbeSignal
         /// The monitors the answer goes to, each with the epoch it is for.
         var targets: [ObjectIdentifier: Target]
+        /// The monitors a `probeNow` asked it for: they stay its targets until it answers, listening
+        /// or not, so a later pass (another monitor joining, moving or leaving) cannot cut it short.
+        var onDemand: [ObjectIdentifier: Subscriber] = [:]
         /// `probeNow` callers waiting for this probe's answer.
         var waiters: [@Sendable () -> Void] = []
     }
@@ -78,11 +81,16 @@ final class ConnectivityProber: Sendable {
 
     /// Sends nothing: answers come by hand (`MonitorCore.applyConnectivity`), for unit tests.
     private let isPassive: Bool
+    /// Runs one probe on the worker queue (nil: cancelled); `ProbeRunner` unless a unit test
+    /// answers in its place, so that the schedule can be tested without a network.
+    typealias Run = @Sendable (ProbeSignal) -> ConnectivityAnswer?
+    private let run: Run?
 
-    init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false) {
+    init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil) {
         self.probe = probe
         self.namespace = namespace
         self.isPassive = passive
+        self.run = run
         self.resolver = ResolverPool(namespace: namespace)
     }
 
@@ -98,6 +106,9 @@ final class ConnectivityProber: Sendable {
 
     /// How many probes this prober started.
     var probesStarted: Int { state.withLock { $0.started } }
+
+    /// Returns once the passes asked for so far ran (they run on the control queue). For tests.
+    func settle() { control.sync {} }
 
     // MARK: - From the monitors
 
@@ -158,14 +169,14 @@ final class ConnectivityProber: Sendable {
         dispatchPrecondition(condition: .onQueue(control))
         // Forced cores and their waiters are taken together, so a `probeNow` arriving during this
         // pass is left for the next one, never answered by this one.
-        let (subscribers, forced, newWaiters, timerDue) = state.withLock { state in
+        let (subscribers, forced, carried, newWaiters, timerDue) = state.withLock { state in
             state.kickScheduled = false
             state.subscribers = state.subscribers.filter { $0.value.core != nil }
             defer {
                 state.forced = [:]
                 state.waiters = []
             }
-            return (state.subscribers, state.forced, state.waiters, state.timerDue)
+            return (state.subscribers, state.forced, state.inFlight?.onDemand ?? [:], state.waiters, state.timerDue)
         }
         // The monitors' locks are taken with the prober's released: a monitor calls in here only
         // outside its own lock, so the two locks are never held in opposite orders.
@@ -179,7 +190,9 @@ final class ConnectivityProber: Sendable {
             if subscriber.answeredEpoch != epoch { unanswered.append(target) }
             if let answered = subscriber.answeredEpoch, answered != epoch { moved = true }
         }
-        for (id, subscriber) in forced where !targets.contains(where: { $0.id == id }) {
+        let listening = Set(targets.map(\.id))
+        let onDemand = carried.merging(forced) { _, new in new }
+        for (id, subscriber) in onDemand where !listening.contains(id) {
             guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch(evenIfIdle: true) else { continue }
             targets.append(Target(id: id, core: core, epoch: epoch, key: key))
         }
@@ -214,6 +227,7 @@ final class ConnectivityProber: Sendable {
                 let moved = byID.contains { id, target in inFlight.targets[id].map { $0.epoch != target.epoch } ?? false }
                 if !moved {
                     state.inFlight?.targets.merge(byID) { old, _ in old }
+                    state.inFlight?.onDemand.merge(forced) { _, new in new }
                     state.inFlight?.waiters += newWaiters
                     return nil
                 }
@@ -233,14 +247,16 @@ final class ConnectivityProber: Sendable {
             state.dropTimer()
             state.nextID &+= 1
             state.started += 1
-            let flight = InFlight(id: state.nextID, signal: signal, targets: byID, waiters: waiters)
+            let flight = InFlight(id: state.nextID, signal: signal, targets: byID,
+                                  onDemand: onDemand.filter { byID[$0.key] != nil }, waiters: waiters)
             state.inFlight = flight
             return flight
         }
         guard let start else { return }
         let runner = ProbeRunner(probe: probe, namespace: namespace, resolver: resolver, signal: start.signal)
+        let run = self.run
         worker.async { [weak self] in
-            let answer = runner.run()
+            let answer = if let run { run(start.signal) } else { runner.run() }
             guard let self else { return }
             self.control.async { self.finish(start.id, answer: answer) }
         }
