@@ -107,6 +107,10 @@ final class ConnectivityProber: Sendable {
     /// How many probes this prober started.
     var probesStarted: Int { state.withLock { $0.started } }
 
+    /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the schedule
+    /// restarted (a path moved or dropped, or nobody listens). For tests.
+    var backoff: Duration? { state.withLock { $0.backoff } }
+
     /// Returns once the passes asked for so far ran (they run on the control queue). For tests.
     func settle() { control.sync {} }
 
@@ -127,9 +131,13 @@ final class ConnectivityProber: Sendable {
         reconsider()
     }
 
-    /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go.
+    /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go and
+    /// the backoff starts again from 5 s (connectivity.md, "When").
     func pathWentDown() {
-        state.withLock { $0.answers = [:] }
+        state.withLock { state in
+            state.answers = [:]
+            state.backoff = nil
+        }
         reconsider()
     }
 
@@ -200,6 +208,8 @@ final class ConnectivityProber: Sendable {
         // or `probeNow` sends a probe.
         let reused = state.withLock { state -> [(Target, ConnectivityAnswer)] in
             if moved || timerDue { state.answers = [:] }
+            // A moved path is another network: its backoff starts again from 5 s.
+            if moved { state.backoff = nil }
             guard forced.isEmpty else { return [] }
             return unanswered.compactMap { target in
                 guard let answer = state.answers[target.key] else { return nil }
@@ -217,6 +227,7 @@ final class ConnectivityProber: Sendable {
                 unansweredWaiters = newWaiters + (state.inFlight?.waiters ?? [])
                 state.inFlight = nil
                 state.dropTimer()
+                state.backoff = nil // nobody listens: the schedule starts over with the next listener
                 return nil
             }
             let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -231,9 +242,11 @@ final class ConnectivityProber: Sendable {
                     state.inFlight?.waiters += newWaiters
                     return nil
                 }
+                // A path it probed for moved: the probe starts again, and so does the backoff.
                 inFlight.signal.cancel()
                 waiters += inFlight.waiters
                 state.inFlight = nil
+                state.backoff = nil
             } else if !stale && state.timer != nil {
                 // No timer means nobody listened since the last answer (every monitor stopped,
                 // then one started again with the same path): that answer may be old, so probe.

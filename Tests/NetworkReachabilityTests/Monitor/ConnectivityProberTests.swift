@@ -70,6 +70,37 @@ final class ConnectivityProberTests: XCTestCase {
         XCTAssertEqual(idle.current.connectivity, .full, "the on-demand probe's own answer")
         XCTAssertEqual(script.started, 2)
     }
+
+    /// While limited the backoff doubles from 5 s; a moved path and a dropped one start it over.
+    func testBackoff_restartsFromFiveSeconds_whenThePathMovesOrDrops() throws {
+        let prober = try makeProber()
+        let (core, _) = listening(prober)
+        func answerLimited(_ count: Int) {
+            waitUntil("probe \(count) started") { script.started == count }
+            script.release(.limited)
+            waitUntil("answer \(count) applied") { core.current.connectivity == .limited }
+            prober.settle()
+        }
+        func doubleBackoff(_ count: Int) {
+            let done = DispatchSemaphore(value: 0)
+            prober.probeNow(for: core) { done.signal() }
+            answerLimited(count)
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+            XCTAssertEqual(prober.backoff, .seconds(10))
+        }
+        answerLimited(1)
+        XCTAssertEqual(prober.backoff, .seconds(5))
+        doubleBackoff(2)
+        record(core, Self.path(gateway: "10.0.0.254"))  // another gateway: another network
+        answerLimited(3)
+        XCTAssertEqual(prober.backoff, .seconds(5), "the moved path starts the backoff over")
+        doubleBackoff(4)
+        record(core, Self.path(satisfied: false))
+        prober.settle()
+        record(core, Self.path(gateway: "10.0.0.254"))  // back on the same network
+        answerLimited(5)
+        XCTAssertEqual(prober.backoff, .seconds(5), "a path that dropped starts the backoff over")
+    }
 }
 
 /// A probe that answers what the test releases, one answer per probe, and counts probes started
