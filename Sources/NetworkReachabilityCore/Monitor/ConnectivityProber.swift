@@ -64,8 +64,10 @@ final class ConnectivityProber: Sendable {
         var forced: [ObjectIdentifier: Subscriber] = [:]
         var waiters: [@Sendable () -> Void] = []
         var kickScheduled = false
-        /// The last answer for each path key, until a path moves or drops: a monitor that joins
-        /// later with the same path gets it without a probe of its own.
+        /// The last answer for each path key, while a monitor it answered listens, until a path
+        /// moves or drops: a monitor that joins meanwhile with the same path gets it without a probe
+        /// of its own. Once none of them listens it goes, so that a monitor starting later says
+        /// `unknown` until probed (the answer may have aged unseen).
         var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
         /// Probes started, for tests and benchmarks.
         var started = 0
@@ -190,12 +192,14 @@ final class ConnectivityProber: Sendable {
         // outside its own lock, so the two locks are never held in opposite orders.
         var targets: [Target] = []
         var unanswered: [Target] = []
+        var answeredKeys: Set<ConnectivityOverlay.Key> = []
         var moved = false
         for (id, subscriber) in subscribers {
             guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch() else { continue }
             let target = Target(id: id, core: core, epoch: epoch, key: key)
             targets.append(target)
             if subscriber.answeredEpoch != epoch { unanswered.append(target) }
+            if subscriber.answeredEpoch == epoch { answeredKeys.insert(key) }
             if let answered = subscriber.answeredEpoch, answered != epoch { moved = true }
         }
         let listening = Set(targets.map(\.id))
@@ -210,6 +214,10 @@ final class ConnectivityProber: Sendable {
             if moved || timerDue { state.answers = [:] }
             // A moved path is another network: its backoff starts again from 5 s.
             if moved { state.backoff = nil }
+            // Answers are shared only among monitors listening together; a monitor that stopped
+            // listening is answered afresh when it listens again.
+            state.answers = state.answers.filter { answeredKeys.contains($0.key) }
+            for id in state.subscribers.keys where !listening.contains(id) { state.subscribers[id]?.answeredEpoch = nil }
             guard forced.isEmpty else { return [] }
             return unanswered.compactMap { target in
                 guard let answer = state.answers[target.key] else { return nil }

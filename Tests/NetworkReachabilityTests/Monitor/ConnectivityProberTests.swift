@@ -101,6 +101,40 @@ final class ConnectivityProberTests: XCTestCase {
         answerLimited(5)
         XCTAssertEqual(prober.backoff, .seconds(5), "a path that dropped starts the backoff over")
     }
+
+    /// Given an answer, when its only listener stops, then neither a monitor joining later nor the
+    /// same monitor started again is told that answer: `unknown` until the new probe answers.
+    func testAnswerOfMonitorsThatStopped_isNotRedelivered() throws {
+        let prober = try makeProber()
+        let (first, firstPaths) = listening(prober)
+        waitUntil("the first probe started") { script.started == 1 }
+        script.release(.full)
+        waitUntil("the first monitor is full") { firstPaths.values.last?.connectivity == .full }
+        first.setQueue(nil)
+        first.connectivityListenersChanged()
+        prober.settle()
+
+        let (second, secondPaths) = listening(prober)
+        defer { withExtendedLifetime(second) {} }  // the prober holds its monitors weakly
+        waitUntil("a probe started for the monitor that joined") { script.started == 2 }
+        prober.settle()
+        queue.sync {}
+        XCTAssertEqual(secondPaths.values.map(\.connectivity), [.unknown], "not the answer nobody listened to")
+
+        let delivered = firstPaths.values.count
+        first.setQueue(queue)
+        record(first, Self.path())  // the engine's first delivery after a start
+        first.connectivityListenersChanged()
+        prober.settle()
+        queue.sync {}
+        XCTAssertEqual(firstPaths.values[delivered...].map(\.connectivity), [.unknown], "the restart says unknown")
+
+        script.release(.portal)
+        waitUntil("both hear the new answer") {
+            firstPaths.values.last?.connectivity == .portal && secondPaths.values.last?.connectivity == .portal
+        }
+        XCTAssertEqual(script.started, 2, "the restarted monitor joined the probe in flight")
+    }
 }
 
 /// A probe that answers what the test releases, one answer per probe, and counts probes started
