@@ -6,6 +6,7 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     guard case .head(let head) = HTTPResponseParser.parseHead(bytes) else { return 0 }
     precondition(head.bodyOffset <= size, "the body starts inside the bytes given")
     precondition((100...999).contains(head.status))
+    precondition(!(100...199).contains(head.status) || head.status == 101, "interim heads are skipped")
     let rest = bytes[head.bodyOffset...]
     for closed in [false, true] {
         if case .body(let body, _) = HTTPResponseParser.decodeBody(rest, framing: head.framing, closed: closed) {

@@ -123,8 +123,8 @@ func openDescriptors() -> Int {
 }
 
 extension ConnectivityScheduleTests {
-    /// A monitor stopped and started again with the same path probes again (its answer may be
-    /// old), and keeps probing every interval.
+    /// A monitor stopped and started again with the same path says `unknown` until probed again
+    /// (its old answer aged unseen), then probes, and keeps probing every interval.
     func testRestartWithTheSamePath_probesAgain() throws {
         try withProbeLab { lab in
             let monitor = try lab.client.generalMonitor()
@@ -136,6 +136,8 @@ extension ConnectivityScheduleTests {
             let second = ConnectivityWatch(monitor)
             defer { monitor.cancel() }
             XCTAssertTrue(second.wait(for: .portal), "probed again after the restart")
+            XCTAssertEqual(second.connectivities.first, .unknown, "not the old answer first: \(second.connectivities)")
+            XCTAssertFalse(second.connectivities.contains(.full), "the old answer is never redelivered: \(second.connectivities)")
             lab.setMode("204")
             XCTAssertTrue(second.wait(for: .full), "and again at the backoff")
         }

@@ -35,18 +35,37 @@ enum HTTPResponseParser {
 
     private static let cr: UInt8 = 13, lf: UInt8 = 10
 
-    /// Parses the status line and headers at the start of `bytes`.
+    /// Parses the status line and headers of the final response at the start of `bytes`.
+    ///
+    /// Interim (1xx) heads before it are skipped, as RFC 9110 §15.2 asks of every client even
+    /// when it expects none: a `100 Continue` or `103 Early Hints` is not the answer, the head after
+    /// it is. They take from the same capped bytes, so they cannot stretch the read. A `101
+    /// Switching Protocols` is final (what follows is no longer HTTP); nobody asked for it, so it is
+    /// a status like any other unexpected one.
     static func parseHead(_ bytes: [UInt8]) -> HeadResult {
-        guard let end = headEnd(bytes) else {
+        var start = 0
+        while true {
+            switch parseOneHead(bytes, from: start) {
+            case .head(let head) where (100...199).contains(head.status) && head.status != 101:
+                start = head.bodyOffset
+            case let result:
+                return result
+            }
+        }
+    }
+
+    /// One head starting at `start`; its `bodyOffset` counts from the start of `bytes`.
+    private static func parseOneHead(_ bytes: [UInt8], from start: Int) -> HeadResult {
+        guard let end = headEnd(bytes, from: start) else {
             // A prefix that cannot start a status line fails now, not at the cap.
             let prefix = Array("HTTP/1.".utf8)
-            let compared = min(bytes.count, prefix.count)
-            if !bytes.prefix(compared).elementsEqual(prefix.prefix(compared)) {
+            let compared = min(bytes.count - start, prefix.count)
+            if !bytes[start...].prefix(compared).elementsEqual(prefix.prefix(compared)) {
                 return .malformed("the answer is not HTTP")
             }
             return .needMore
         }
-        var lines = split(bytes[..<end])
+        var lines = split(bytes[start..<end])
         guard !lines.isEmpty else { return .malformed("empty response head") }
         let statusLine = lines.removeFirst()
         guard let status = parseStatusLine(statusLine) else { return .malformed("bad status line") }
@@ -153,9 +172,9 @@ enum HTTPResponseParser {
         return status
     }
 
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
+    private static func headEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count - start >= 4 else { return nil }
+        for index in start...(bytes.count - 4)
         where bytes[index] == cr && bytes[index + 1] == lf && bytes[index + 2] == cr && bytes[index + 3] == lf {
             return index
         }

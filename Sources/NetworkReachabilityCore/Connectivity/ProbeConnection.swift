@@ -17,9 +17,10 @@ final class ProbeConnection {
     private let signal: ProbeSignal
     private let deadline: ContinuousClock.Instant
 
-    /// Opens a socket for `address` inside `namespace` and connects it.
+    /// Opens a socket for `address` inside `namespace` and connects it, giving up on the connect
+    /// at `connectBy` (at most `deadline`, the end of every wait of the exchange that follows).
     init(to address: IPAddress, port: UInt16, namespace: NetworkNamespace, signal: ProbeSignal,
-         deadline: ContinuousClock.Instant) throws(ProbeFailure) {
+         deadline: ContinuousClock.Instant, connectBy: ContinuousClock.Instant? = nil) throws(ProbeFailure) {
         self.signal = signal
         self.deadline = deadline
         let family = address.family.addressFamily
@@ -34,12 +35,12 @@ final class ProbeConnection {
         }
         guard made >= 0 else { throw .failed("socket: \(ReachabilityError.errnoName(-made))") }
         descriptor = made
-        try connect(address, port: port)
+        try connect(address, port: port, by: min(connectBy ?? deadline, deadline))
     }
 
     deinit { close(descriptor) }
 
-    private func connect(_ address: IPAddress, port: UInt16) throws(ProbeFailure) {
+    private func connect(_ address: IPAddress, port: UInt16, by connectDeadline: ContinuousClock.Instant) throws(ProbeFailure) {
         let result: Int32 = Self.withSocketAddress(address, port: port) { pointer, length in
             Glibc.connect(descriptor, pointer, length) == 0 ? 0 : errno
         }
@@ -47,7 +48,7 @@ final class ProbeConnection {
         guard result == EINPROGRESS || result == EINTR else {
             throw .failed("connect to \(address): \(ReachabilityError.errnoName(result))")
         }
-        try wait(for: Int16(POLLOUT), doing: "connect to \(address)")
+        try wait(for: Int16(POLLOUT), doing: "connect to \(address)", until: connectDeadline)
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -82,11 +83,11 @@ final class ProbeConnection {
         }
     }
 
-    /// Polls the socket and the signal until `events`, the deadline, or a cancel.
-    private func wait(for events: Int16, doing what: String) throws(ProbeFailure) {
+    /// Polls the socket and the signal until `events`, the deadline (`until`, else the probe's), or a cancel.
+    private func wait(for events: Int16, doing what: String, until end: ContinuousClock.Instant? = nil) throws(ProbeFailure) {
         while true {
             if signal.isCancelled { throw .cancelled }
-            let left = deadline - ContinuousClock.now
+            let left = (end ?? deadline) - ContinuousClock.now
             guard left > .zero else { throw .timedOut("\(what): timed out") }
             let milliseconds = left.pollMilliseconds
             var fds = [pollfd(fd: descriptor, events: events, revents: 0),

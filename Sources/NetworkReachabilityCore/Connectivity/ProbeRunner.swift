@@ -23,24 +23,51 @@ struct ProbeRunner {
         case .failure(.cancelled): return nil
         case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why)
         }
+        return answer(trying: addresses, deadline: deadline)
+    }
+
+    /// Connects to each address in turn until one answers. - Returns: nil when cancelled.
+    func answer(trying addresses: [IPAddress], deadline: ContinuousClock.Instant) -> ConnectivityAnswer? {
+        let source = ConnectivitySource.probe(probe.url)
         var lastFailure = "no address"
-        for address in addresses {
+        for (index, address) in addresses.enumerated() {
+            let connection: ProbeConnection
             do {
-                let connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
-                                                     signal: signal, deadline: deadline)
-                if probe.kind == .tcp {
-                    return ConnectivityAnswer(connectivity: .full, source: source, detail: "connected to \(address)")
+                let connectBy = Self.connectDeadline(from: .now, to: deadline, addressesLeft: addresses.count - index)
+                connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
+                                                 signal: signal, deadline: deadline, connectBy: connectBy)
+            } catch {
+                // A connect that failed or ran out of its share: the next address gets its turn.
+                switch error {
+                case .cancelled: return nil
+                case .timedOut(let why), .failed(let why): lastFailure = why
                 }
+                continue
+            }
+            if probe.kind == .tcp {
+                return ConnectivityAnswer(connectivity: .full, source: source, detail: "connected to \(address)")
+            }
+            do {
                 return try exchange(over: connection)
             } catch {
                 switch error {
                 case .cancelled: return nil
-                case .timedOut(let why): return limited(why)
+                case .timedOut(let why): return ConnectivityAnswer(connectivity: .limited, source: source, detail: why)
                 case .failed(let why): lastFailure = why
                 }
             }
         }
-        return limited(lastFailure)
+        return ConnectivityAnswer(connectivity: .limited, source: source, detail: lastFailure)
+    }
+
+    /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
+    /// left, at least a second (or all of it), so that an address that drops packets silently (an
+    /// IPv6 one tried first, on a network without IPv6) leaves time to try the next ones.
+    static func connectDeadline(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant,
+                                addressesLeft: Int) -> ContinuousClock.Instant {
+        let left = deadline - now
+        guard addressesLeft > 1, left > .zero else { return deadline }
+        return min(now + max(left / addressesLeft, min(.seconds(1), left)), deadline)
     }
 
     /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body

@@ -40,6 +40,15 @@ struct ConnectivityOverlay {
         epoch &+= 1
     }
 
+    /// Nobody listens to the monitor any more: its answer would age unseen, so it goes, and the
+    /// next path says `unknown` until probed again; the new epoch tells the prober so, and drops
+    /// an answer still on its way for the old one.
+    mutating func forgetAnswer() {
+        guard prober != nil else { return }
+        answer = nil
+        epoch &+= 1
+    }
+
     /// `path` with the connectivity answer on it, and what the prober must hear.
     mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
         guard let prober else { return (path, .nothing) }

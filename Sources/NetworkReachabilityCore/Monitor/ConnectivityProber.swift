@@ -38,6 +38,9 @@ final class ConnectivityProber: Sendable {
         var signal: ProbeSignal
         /// The monitors the answer goes to, each with the epoch it is for.
         var targets: [ObjectIdentifier: Target]
+        /// The monitors a `probeNow` asked it for: they stay its targets until it answers, listening
+        /// or not, so a later pass (another monitor joining, moving or leaving) cannot cut it short.
+        var onDemand: [ObjectIdentifier: Subscriber] = [:]
         /// `probeNow` callers waiting for this probe's answer.
         var waiters: [@Sendable () -> Void] = []
     }
@@ -61,8 +64,10 @@ final class ConnectivityProber: Sendable {
         var forced: [ObjectIdentifier: Subscriber] = [:]
         var waiters: [@Sendable () -> Void] = []
         var kickScheduled = false
-        /// The last answer for each path key, until a path moves or drops: a monitor that joins
-        /// later with the same path gets it without a probe of its own.
+        /// The last answer for each path key, while a monitor it answered listens, until a path
+        /// moves or drops: a monitor that joins meanwhile with the same path gets it without a probe
+        /// of its own. Once none of them listens it goes, so that a monitor starting later says
+        /// `unknown` until probed (the answer may have aged unseen).
         var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
         /// Probes started, for tests and benchmarks.
         var started = 0
@@ -78,11 +83,16 @@ final class ConnectivityProber: Sendable {
 
     /// Sends nothing: answers come by hand (`MonitorCore.applyConnectivity`), for unit tests.
     private let isPassive: Bool
+    /// Runs one probe on the worker queue (nil: cancelled); `ProbeRunner` unless a unit test
+    /// answers in its place, so that the schedule can be tested without a network.
+    typealias Run = @Sendable (ProbeSignal) -> ConnectivityAnswer?
+    private let run: Run?
 
-    init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false) {
+    init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil) {
         self.probe = probe
         self.namespace = namespace
         self.isPassive = passive
+        self.run = run
         self.resolver = ResolverPool(namespace: namespace)
     }
 
@@ -98,6 +108,13 @@ final class ConnectivityProber: Sendable {
 
     /// How many probes this prober started.
     var probesStarted: Int { state.withLock { $0.started } }
+
+    /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the schedule
+    /// restarted (a path moved or dropped, or nobody listens). For tests.
+    var backoff: Duration? { state.withLock { $0.backoff } }
+
+    /// Returns once the passes asked for so far ran (they run on the control queue). For tests.
+    func settle() { control.sync {} }
 
     // MARK: - From the monitors
 
@@ -116,9 +133,13 @@ final class ConnectivityProber: Sendable {
         reconsider()
     }
 
-    /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go.
+    /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go and
+    /// the backoff starts again from 5 s (connectivity.md, "When").
     func pathWentDown() {
-        state.withLock { $0.answers = [:] }
+        state.withLock { state in
+            state.answers = [:]
+            state.backoff = nil
+        }
         reconsider()
     }
 
@@ -158,28 +179,32 @@ final class ConnectivityProber: Sendable {
         dispatchPrecondition(condition: .onQueue(control))
         // Forced cores and their waiters are taken together, so a `probeNow` arriving during this
         // pass is left for the next one, never answered by this one.
-        let (subscribers, forced, newWaiters, timerDue) = state.withLock { state in
+        let (subscribers, forced, carried, newWaiters, timerDue) = state.withLock { state in
             state.kickScheduled = false
             state.subscribers = state.subscribers.filter { $0.value.core != nil }
             defer {
                 state.forced = [:]
                 state.waiters = []
             }
-            return (state.subscribers, state.forced, state.waiters, state.timerDue)
+            return (state.subscribers, state.forced, state.inFlight?.onDemand ?? [:], state.waiters, state.timerDue)
         }
         // The monitors' locks are taken with the prober's released: a monitor calls in here only
         // outside its own lock, so the two locks are never held in opposite orders.
         var targets: [Target] = []
         var unanswered: [Target] = []
+        var answeredKeys: Set<ConnectivityOverlay.Key> = []
         var moved = false
         for (id, subscriber) in subscribers {
             guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch() else { continue }
             let target = Target(id: id, core: core, epoch: epoch, key: key)
             targets.append(target)
             if subscriber.answeredEpoch != epoch { unanswered.append(target) }
+            if subscriber.answeredEpoch == epoch { answeredKeys.insert(key) }
             if let answered = subscriber.answeredEpoch, answered != epoch { moved = true }
         }
-        for (id, subscriber) in forced where !targets.contains(where: { $0.id == id }) {
+        let listening = Set(targets.map(\.id))
+        let onDemand = carried.merging(forced) { _, new in new }
+        for (id, subscriber) in onDemand where !listening.contains(id) {
             guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch(evenIfIdle: true) else { continue }
             targets.append(Target(id: id, core: core, epoch: epoch, key: key))
         }
@@ -187,6 +212,12 @@ final class ConnectivityProber: Sendable {
         // or `probeNow` sends a probe.
         let reused = state.withLock { state -> [(Target, ConnectivityAnswer)] in
             if moved || timerDue { state.answers = [:] }
+            // A moved path is another network: its backoff starts again from 5 s.
+            if moved { state.backoff = nil }
+            // Answers are shared only among monitors listening together; a monitor that stopped
+            // listening is answered afresh when it listens again.
+            state.answers = state.answers.filter { answeredKeys.contains($0.key) }
+            for id in state.subscribers.keys where !listening.contains(id) { state.subscribers[id]?.answeredEpoch = nil }
             guard forced.isEmpty else { return [] }
             return unanswered.compactMap { target in
                 guard let answer = state.answers[target.key] else { return nil }
@@ -204,6 +235,7 @@ final class ConnectivityProber: Sendable {
                 unansweredWaiters = newWaiters + (state.inFlight?.waiters ?? [])
                 state.inFlight = nil
                 state.dropTimer()
+                state.backoff = nil // nobody listens: the schedule starts over with the next listener
                 return nil
             }
             let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -214,12 +246,15 @@ final class ConnectivityProber: Sendable {
                 let moved = byID.contains { id, target in inFlight.targets[id].map { $0.epoch != target.epoch } ?? false }
                 if !moved {
                     state.inFlight?.targets.merge(byID) { old, _ in old }
+                    state.inFlight?.onDemand.merge(forced) { _, new in new }
                     state.inFlight?.waiters += newWaiters
                     return nil
                 }
+                // A path it probed for moved: the probe starts again, and so does the backoff.
                 inFlight.signal.cancel()
                 waiters += inFlight.waiters
                 state.inFlight = nil
+                state.backoff = nil
             } else if !stale && state.timer != nil {
                 // No timer means nobody listened since the last answer (every monitor stopped,
                 // then one started again with the same path): that answer may be old, so probe.
@@ -233,14 +268,16 @@ final class ConnectivityProber: Sendable {
             state.dropTimer()
             state.nextID &+= 1
             state.started += 1
-            let flight = InFlight(id: state.nextID, signal: signal, targets: byID, waiters: waiters)
+            let flight = InFlight(id: state.nextID, signal: signal, targets: byID,
+                                  onDemand: onDemand.filter { byID[$0.key] != nil }, waiters: waiters)
             state.inFlight = flight
             return flight
         }
         guard let start else { return }
         let runner = ProbeRunner(probe: probe, namespace: namespace, resolver: resolver, signal: start.signal)
+        let run = self.run
         worker.async { [weak self] in
-            let answer = runner.run()
+            let answer = if let run { run(start.signal) } else { runner.run() }
             guard let self else { return }
             self.control.async { self.finish(start.id, answer: answer) }
         }

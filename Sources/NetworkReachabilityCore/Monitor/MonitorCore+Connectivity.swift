@@ -65,9 +65,15 @@ extension MonitorCore {
         }
     }
 
-    /// The monitor stopped listening (unscheduled, cancelled, torn down): a probe only it wanted stops.
+    /// The monitor started or stopped listening (scheduled, iterated, unscheduled, cancelled): a
+    /// probe only it wanted stops, and once nobody listens its answer is forgotten, so that a
+    /// restart says `unknown` until probed instead of an answer that aged unseen.
     func connectivityListenersChanged() {
-        connectivityProber?.reconsider()
+        let prober = state.withLock { state -> ConnectivityProber? in
+            if state.queue == nil && state.streams.isEmpty { state.connectivity.forgetAnswer() }
+            return state.connectivity.prober
+        }
+        prober?.reconsider()
     }
 }
 

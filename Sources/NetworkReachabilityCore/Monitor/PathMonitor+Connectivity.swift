@@ -5,8 +5,9 @@ extension PathMonitor {
     /// nil (the default): nothing is sent and connectivity stays `unknown`.
     ///
     /// Works with every initialiser, the general path included. The probe is made inside the
-    /// monitor's namespace, when the path becomes satisfied or its interface or gateways change
-    /// (the path delivered then says `unknown`; the answer follows as another update), every
+    /// monitor's namespace, when the path becomes satisfied or its interface or gateways change,
+    /// and when the monitor is started again (the path delivered then says `unknown`, never an
+    /// answer from before; the answer follows as another update), every
     /// `interval` while `full`, and from 5 s doubling up to the interval while `limited` or
     /// `portal`. An unsatisfied path is `none` at once and cancels a probe in flight. Answers are
     /// delivered to the path handler, the delegate and the async sequence like any other path

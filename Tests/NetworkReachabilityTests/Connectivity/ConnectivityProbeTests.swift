@@ -58,8 +58,34 @@ final class ConnectivityProbeTests: XCTestCase {
         XCTAssertEqual(try answer(302, location: "//portal.example/").portalURL, "http://portal.example/")
         XCTAssertEqual(try answer(307, location: "https://portal.example/x").portalURL, "https://portal.example/x")
         XCTAssertNil(try answer(302, location: "bad url").portalURL)
+        // RFC 3986 §5.2.2: a colon after the first `/`, `?` or `#` does not make a scheme.
+        XCTAssertEqual(try answer(302, location: "login?next=http://x/").portalURL, "http://192.0.2.1:8080/check/login?next=http://x/")
+        XCTAssertEqual(try answer(302, location: "/a?b=c:d").portalURL, "http://192.0.2.1:8080/a?b=c:d")
+        XCTAssertEqual(try answer(302, location: "../login").portalURL, "http://192.0.2.1:8080/login")
+        XCTAssertEqual(try answer(302, location: "../../x/./y").portalURL, "http://192.0.2.1:8080/x/y")
+        XCTAssertEqual(try answer(302, location: "#top").portalURL, "http://192.0.2.1:8080/check/gen_204#top")
+        XCTAssertEqual(try answer(302, location: "mailto:portal@example").portalURL, "mailto:portal@example")
+        XCTAssertEqual(try answer(302, location: "Portal+1.x-y:z").portalURL, "Portal+1.x-y:z")
+        XCTAssertEqual(try answer(302, location: "1a:b").portalURL, "http://192.0.2.1:8080/check/1a:b")
         XCTAssertEqual(try answer(302, location: "/login").source, .probe(probe.url))
         XCTAssertTrue(ProbeVerdict.needsBody(status: 200, probe: try ConnectivityProbe(url: probe.url, expecting: "x")))
         XCTAssertFalse(ProbeVerdict.needsBody(status: 200, probe: probe))
+    }
+
+    func testLocation_queryOnlyAndScheme_relativeResolvedAgainstTheProbesPath() throws {
+        func absolute(_ location: String, base: String) throws -> String? {
+            ProbeVerdict.absolute(location, base: try ConnectivityProbe(url: base))
+        }
+        XCTAssertEqual(try absolute("?a=1", base: "http://h/generate_204"), "http://h/generate_204?a=1")
+        XCTAssertEqual(try absolute("?a=1", base: "http://h/generate_204?old=2"), "http://h/generate_204?a=1")
+        XCTAssertEqual(try absolute("#f", base: "http://h/generate_204?old=2"), "http://h/generate_204?old=2#f")
+        XCTAssertEqual(try absolute("//portal.example/login?x=1", base: "http://h:8080/g"), "http://portal.example/login?x=1")
+        XCTAssertEqual(try absolute("/abs", base: "http://h:8080/a/b?q=1"), "http://h:8080/abs")
+        XCTAssertEqual(try absolute("rel", base: "http://h:8080/a/b?q=1"), "http://h:8080/a/rel")
+        XCTAssertEqual(try absolute("x", base: "http://h"), "http://h/x")
+        XCTAssertEqual(try absolute("?a", base: "http://h"), "http://h/?a")
+        XCTAssertEqual(ProbeVerdict.removingDotSegments("/a/b/c/./../../g"), "/a/g")
+        XCTAssertEqual(ProbeVerdict.removingDotSegments("/a/.."), "/")
+        XCTAssertEqual(ProbeVerdict.removingDotSegments("/a/b/."), "/a/b/")
     }
 }

@@ -40,6 +40,29 @@ final class HTTPResponseParserTests: XCTestCase {
         XCTAssertEqual(head("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n"), .malformed("unsupported Transfer-Encoding"))
     }
 
+    /// RFC 9110 §15.2: interim (1xx) heads are skipped; the head after them is the answer.
+    func testParseHead_skipsInterimHeads_andParsesTheFinalOne() throws {
+        let continued = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        guard case .head(let noContent) = head(continued) else { return XCTFail("\(head(continued))") }
+        XCTAssertEqual(noContent.status, 204)
+        XCTAssertEqual(noContent.bodyOffset, continued.utf8.count)
+        let hinted = "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
+            + "HTTP/1.1 302 Found\r\nLocation: /login\r\nContent-Length: 3\r\n\r\nabc"
+        guard case .head(let redirect) = head(hinted) else { return XCTFail("\(head(hinted))") }
+        XCTAssertEqual(redirect.status, 302)
+        XCTAssertEqual(redirect.location, "/login")
+        XCTAssertEqual(redirect.framing, .contentLength(3))
+        XCTAssertEqual(Array(hinted.utf8)[redirect.bodyOffset...], Array("abc".utf8)[...])
+        // The final head not there yet: more is needed, and what follows must still be HTTP.
+        XCTAssertEqual(head("HTTP/1.1 100 Continue\r\n\r\n"), .needMore)
+        XCTAssertEqual(head("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 20"), .needMore)
+        XCTAssertEqual(head("HTTP/1.1 100 Continue\r\n\r\nSSH-2.0\r\n"), .malformed("the answer is not HTTP"))
+        XCTAssertEqual(head("HTTP/1.1 100 Continue\r\nBad Name: x\r\n\r\nHTTP/1.1 204\r\n\r\n"), .malformed("bad header name"))
+        // 101 ends HTTP on the connection: it is the (unexpected) final status.
+        guard case .head(let switched) = head("HTTP/1.1 101 Switching Protocols\r\n\r\nHTTP/1.1 204\r\n\r\n") else { return XCTFail() }
+        XCTAssertEqual(switched.status, 101)
+    }
+
     func testDecodeBody_lengthChunkedAndClose() {
         let bytes = Array("hello world".utf8)[...]
         XCTAssertEqual(HTTPResponseParser.decodeBody(bytes, framing: .contentLength(5), closed: false),
