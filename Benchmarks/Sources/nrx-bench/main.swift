@@ -283,6 +283,22 @@ func reevalScenario() throws {
         // Each round: the engine's lookups (sendmsg) plus our route change (sendto).
         record["lookups_per_change"] = round1(Double(sends) / Double(rounds))
     }
+    if !same {
+        // Issue 13's bound: the raw cost of these monitors' lookups, in this run and namespace:
+        // every destination asked once, one RTM_GETROUTE round trip after another.
+        let fd = nrxb_rtnl_open_in(namespace.path)
+        guard fd >= 0 else { throw BenchError("rtnetlink socket in \(namespace.name): errno \(-fd)") }
+        defer { close(fd) }
+        let destinations = addresses.map(Bench.ipv4)
+        var raw = Samples()
+        for _ in 0..<max(rounds / 2, 3) {
+            let t0 = ProcessFigures.monotonicNs
+            for destination in destinations { _ = nrxb_route_get4(fd, destination) }
+            raw.add(us(ProcessFigures.monotonicNs - t0))
+        }
+        record["raw_lookups_of_all_targets_us"] = raw.json()
+        record["all_callbacks_p50_over_raw_lookups_p50"] = round3(last.p50 / raw.p50)
+    }
     emitRecord(record)
     withExtendedLifetime(fleet) {}
 }
