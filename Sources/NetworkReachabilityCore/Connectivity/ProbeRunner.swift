@@ -13,10 +13,6 @@ struct ProbeRunner {
     /// - Returns: the answer, or nil when the probe was cancelled.
     func run() -> ConnectivityAnswer? {
         let deadline = ContinuousClock.now + probe.timeout
-        let source = ConnectivitySource.probe(probe.url)
-        func limited(_ detail: String) -> ConnectivityAnswer {
-            ConnectivityAnswer(connectivity: .limited, source: source, detail: detail)
-        }
         let addresses: [IPAddress]
         switch resolve(deadline: deadline) {
         case .success(let found): addresses = found
@@ -26,9 +22,12 @@ struct ProbeRunner {
         return answer(trying: addresses, deadline: deadline)
     }
 
+    private func limited(_ detail: String) -> ConnectivityAnswer {
+        ConnectivityAnswer(connectivity: .limited, source: .probe(probe.url), detail: detail)
+    }
+
     /// Connects to each address in turn until one answers. - Returns: nil when cancelled.
     func answer(trying addresses: [IPAddress], deadline: ContinuousClock.Instant) -> ConnectivityAnswer? {
-        let source = ConnectivitySource.probe(probe.url)
         var lastFailure = "no address"
         for (index, address) in addresses.enumerated() {
             let connection: ProbeConnection
@@ -45,19 +44,19 @@ struct ProbeRunner {
                 continue
             }
             if probe.kind == .tcp {
-                return ConnectivityAnswer(connectivity: .full, source: source, detail: "connected to \(address)")
+                return ConnectivityAnswer(connectivity: .full, source: .probe(probe.url), detail: "connected to \(address)")
             }
             do {
                 return try exchange(over: connection)
             } catch {
                 switch error {
                 case .cancelled: return nil
-                case .timedOut(let why): return ConnectivityAnswer(connectivity: .limited, source: source, detail: why)
+                case .timedOut(let why): return limited(why)
                 case .failed(let why): lastFailure = why
                 }
             }
         }
-        return ConnectivityAnswer(connectivity: .limited, source: source, detail: lastFailure)
+        return limited(lastFailure)
     }
 
     /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
@@ -84,16 +83,15 @@ struct ProbeRunner {
             if head == nil {
                 switch HTTPResponseParser.parseHead(buffer) {
                 case .malformed(let why):
-                    return ConnectivityAnswer(connectivity: .limited, source: source, detail: why)
+                    return limited(why)
                 case .head(let parsed):
                     head = parsed
                 case .needMore:
                     if buffer.count >= ProbeLimits.headBytes {
-                        return ConnectivityAnswer(connectivity: .limited, source: source,
-                                                  detail: "response head longer than \(ProbeLimits.headBytes) bytes")
+                        return limited("response head longer than \(ProbeLimits.headBytes) bytes")
                     }
                     guard open else {
-                        return ConnectivityAnswer(connectivity: .limited, source: source, detail: "closed before a full response head")
+                        return limited("closed before a full response head")
                     }
                 }
             }

@@ -46,7 +46,7 @@ extension MonitorCore {
     /// someone listening (scheduled or iterated), unless `evenIfIdle`.
     func connectivityEpoch(evenIfIdle: Bool = false) -> (UInt64, ConnectivityOverlay.Key)? {
         state.withLock { state in
-            guard let key = state.connectivity.key, evenIfIdle || state.queue != nil || !state.streams.isEmpty else { return nil }
+            guard let key = state.connectivity.key, evenIfIdle || state.isListening else { return nil }
             return (state.connectivity.epoch, key)
         }
     }
@@ -70,7 +70,7 @@ extension MonitorCore {
     /// restart says `unknown` until probed instead of an answer that aged unseen.
     func connectivityListenersChanged() {
         let prober = state.withLock { state -> ConnectivityProber? in
-            if state.queue == nil && state.streams.isEmpty { state.connectivity.forgetAnswer() }
+            if !state.isListening { state.connectivity.forgetAnswer() }
             return state.connectivity.prober
         }
         prober?.reconsider()

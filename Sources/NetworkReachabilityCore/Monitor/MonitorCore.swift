@@ -29,6 +29,9 @@ final class MonitorCore: Sendable {
     }
 
     struct State {
+        /// Scheduled on a queue or iterated: the engine keeps `current` up to date.
+        var isListening: Bool { queue != nil || !streams.isEmpty }
+
         /// A newly set flags face gets the current flags again; the other face keeps its own
         /// record, so it does not get the same flags twice.
         mutating func forgetDeliveredFlags(handler: Bool) {
@@ -110,7 +113,7 @@ final class MonitorCore: Sendable {
     /// (nor be redelivered after it).
     func storeIfInactive(_ path: NetworkPath) {
         connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
-            guard state.queue == nil, state.streams.isEmpty else { return .nothing }
+            guard !state.isListening else { return .nothing }
             let (composed, event) = state.takeEnginePath(path) // issue 12
             state.current = composed
             return event
@@ -118,7 +121,7 @@ final class MonitorCore: Sendable {
     }
 
     /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
-    var isActive: Bool { state.withLock { $0.queue != nil || !$0.streams.isEmpty } }
+    var isActive: Bool { state.withLock(\.isListening) }
 
     // MARK: - Callbacks
 
