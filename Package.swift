@@ -38,21 +38,39 @@ let package = Package(
         ),
         // ReachabilityFlags declared in C so it can appear in a @convention(c) callback type.
         .target(name: "CReachabilityFlags"),
-        // Everything but ReachabilityManager: no Foundation, so a static binary carries none of it.
+        // The layers of the core, each a module, so the compiler keeps the arrows one way
+        // (CONTRIBUTING.md, "Layers"): a module sees only what it names here. None is a product;
+        // between them, `package` access.
+        // The one lock, syscall wrappers: sees nothing of ours.
+        .target(name: "ReachabilitySystem"),
+        // Public values (flags, paths, interfaces, errors) and the kernel's values the layers exchange.
+        .target(name: "ReachabilityModel", dependencies: ["ReachabilitySystem", "CReachabilityFlags"]),
+        // The only importer of libnl: sockets, route lookups, namespace entry, sysfs.
+        .target(name: "ReachabilityNetlink", dependencies: ["ReachabilityModel", "ReachabilitySystem", "CNetlink"]),
+        // Pure functions from the kernel's values to flags and paths: no I/O.
+        .target(name: "ReachabilityEvaluation", dependencies: ["ReachabilityModel"]),
+        // Host names: resolver threads inside the namespace, the resolver's configuration.
+        .target(name: "ReachabilityResolution", dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilitySystem"]),
+        // The connectivity probe's client: HTTP/TCP, its parser and runner.
+        .target(
+            name: "ReachabilityConnectivity",
+            dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilityResolution", "ReachabilitySystem"]
+        ),
+        // The engine per namespace and PathMonitor; no Foundation, so a static binary carries none of it.
         .target(
             name: "NetworkReachabilityCore",
             dependencies: [
-                "CNetlink",
-                "CReachabilityFlags",
+                "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation",
+                "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // The module users import: the core re-exported, and ReachabilityManager, whose
         // `didChangeNotification` (api.md) is a Foundation `Notification.Name`.
-        .target(name: "NetworkReachability", dependencies: ["NetworkReachabilityCore"]),
-        .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability"]),
-        .target(name: "NetworkReachabilityTesting", dependencies: ["NetworkReachability"]),
+        .target(name: "NetworkReachability", dependencies: ["NetworkReachabilityCore", "ReachabilitySystem"]),
+        .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability", "ReachabilitySystem"]),
+        .target(name: "NetworkReachabilityTesting", dependencies: ["NetworkReachability", "ReachabilitySystem"]),
         .target(name: "SystemConfiguration", dependencies: ["ReachabilityCompat"]),
         // Ported Apple-style programs; `swift build` builds them, so they stay true.
         // The examples' shared command line (--updates, --timeout), not part of any product.
@@ -71,12 +89,16 @@ let package = Package(
             name: "reachability",
             dependencies: [
                 "NetworkReachabilityCore",
+                "ReachabilitySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `--verbose`: the command bootstraps swift-log, which the library logs through.
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "NetworkReachabilityTests", dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting"]),
+        .testTarget(
+            name: "NetworkReachabilityTests",
+            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity"]
+        ),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
@@ -89,6 +111,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "NetworkReachability", "NetworkReachabilityCore", "ReachabilityCompat", "SystemConfiguration",
+                "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

@@ -1,3 +1,4 @@
+import ReachabilitySystem
 import Dispatch
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ReachabilitySystem
 @_exported import Dispatch
 @_exported import NetworkReachability
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ReachabilitySystem
 import Synchronization
 import NetworkReachability
 import Dispatch

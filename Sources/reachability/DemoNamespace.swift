@@ -1,3 +1,4 @@
+import ReachabilitySystem
 import NetworkReachabilityCore
 #if canImport(Glibc)
 import Glibc

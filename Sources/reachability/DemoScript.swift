@@ -1,3 +1,4 @@
+import ReachabilitySystem
 import NetworkReachabilityCore
 /// The changes `demo` makes to its namespace, one per tick, in a cycle: each undoes the one before
 /// it, so the namespace is back where it started every six ticks.

@@ -2,7 +2,7 @@
 ///
 /// The command's records go through it rather than through a `JSONValue` tree: a record is then
 /// one string reserved once, not an array per object and a string per value
-/// (BENCHMARKS.md, issue 13: about 20 allocations a record before, 1 now, the line itself).
+/// (BENCHMARKS.md: about 20 allocations a record before, 1 now, the line itself).
 struct JSONWriter {
     private(set) var text = ""
     /// A value was written at this level: the next key or element needs a comma first.

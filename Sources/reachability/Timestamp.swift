@@ -26,7 +26,7 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends `description` to `out` piece by piece: each piece is a small string, stored
-    /// inline, so a JSON record's time costs no allocation (issue 13).
+    /// inline, so a JSON record's time costs no allocation.
     func write(to out: inout String) {
         var clock = time_t(seconds)
         var fields = tm()

@@ -1,3 +1,4 @@
+import ReachabilitySystem
 import Dispatch
 import NetworkReachabilityCore
 #if canImport(Glibc)

@@ -1,5 +1,11 @@
 import Dispatch
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// Containers come and go: each start makes a host-side veth that is up, has carrier and holds

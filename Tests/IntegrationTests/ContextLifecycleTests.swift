@@ -1,5 +1,11 @@
 import Foundation
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// semantics.md, guarantee 6: a context's `retain` is called once when it is set, and its

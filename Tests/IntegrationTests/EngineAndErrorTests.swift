@@ -1,5 +1,11 @@
 import Foundation
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// All monitors of a namespace share one engine, which goes away with the last of them.

@@ -4,6 +4,12 @@ import MetricsTestKit
 import Synchronization
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// The engine's swift-metrics: counted when a backend is there, nothing made when it is not.
 final class EngineMetricsTests: XCTestCase {

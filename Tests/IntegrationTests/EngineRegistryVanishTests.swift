@@ -1,5 +1,11 @@
 import Foundation
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// Issue 15, bug 1: a namespace that vanishes while its engine is being made. The engine's vanish

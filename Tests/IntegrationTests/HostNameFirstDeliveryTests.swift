@@ -1,6 +1,12 @@
 import Foundation
 @testable import NetworkReachability
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import ReachabilityCompat
 import XCTest
 

@@ -1,5 +1,11 @@
 import Foundation
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// Issue 3 and semantics.md, "Targets": a host name is resolved through the system resolver inside

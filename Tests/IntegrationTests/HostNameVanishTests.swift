@@ -1,6 +1,12 @@
 import Foundation
 import NetworkReachability
 import XCTest
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Host names whose namespace goes away before they resolved.
 final class HostNameVanishTests: XCTestCase {

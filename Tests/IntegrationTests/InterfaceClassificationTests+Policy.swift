@@ -1,4 +1,10 @@
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// The `InterfacePolicy` a monitor is given: configured expensive and constrained names, the

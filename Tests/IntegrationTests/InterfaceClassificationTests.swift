@@ -1,4 +1,10 @@
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// Issue 4 and semantics.md "Interface types": devices this kernel cannot create (Wi-Fi, WWAN,

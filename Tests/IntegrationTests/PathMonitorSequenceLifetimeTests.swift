@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Iterating a `PathMonitor` that nothing else holds, as `for await path in NWPathMonitor()` is written.
 ///

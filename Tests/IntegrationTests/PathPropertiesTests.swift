@@ -1,4 +1,10 @@
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// Issue 4: `supportsIPv4`/`supportsIPv6` on single-stack namespaces, and `supportsDNS` from the

@@ -1,5 +1,11 @@
 import Foundation
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// Issue 15, bug 2: a callback set on a scheduled monitor gets the current state at once. When

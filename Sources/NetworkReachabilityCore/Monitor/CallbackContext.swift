@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 /// The user's context pointer of a C-style callback, retained with the user's `retain` when it was
 /// set and released with the user's `release` exactly once: when the last holder lets go.
 ///

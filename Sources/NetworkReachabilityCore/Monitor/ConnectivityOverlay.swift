@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 /// A monitor's connectivity answer, kept beside the engine's path under the monitor's lock.
 ///
 /// The engine's paths never carry connectivity; `compose` puts the probe's answer on each of
@@ -20,8 +26,8 @@ struct ConnectivityOverlay {
     /// What the prober must hear after a composition, outside the lock.
     enum Event {
         case nothing
-        /// The path became satisfied or moved: probe it (answers carry `epoch`).
-        case probe(ConnectivityProber, epoch: UInt64)
+        /// The path became satisfied or moved: probe it (a new epoch began; answers for older ones are dropped).
+        case probe(ConnectivityProber)
         /// The path is no longer satisfied: a probe in flight for it may stop.
         case stop(ConnectivityProber)
     }
@@ -63,7 +69,7 @@ struct ConnectivityOverlay {
             key = newKey
             answer = nil
             epoch &+= 1
-            return (Self.apply(nil, to: path, satisfied: true), .probe(prober, epoch: epoch))
+            return (Self.apply(nil, to: path, satisfied: true), .probe(prober))
         }
         return (Self.apply(answer, to: path, satisfied: true), .nothing)
     }

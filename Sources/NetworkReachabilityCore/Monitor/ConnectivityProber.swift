@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 
 /// Probes one `ConnectivityProbe` in one namespace for every monitor that has it.
@@ -16,24 +22,24 @@ import Dispatch
 final class ConnectivityProber: Sendable {
     let probe: ConnectivityProbe
     let namespace: NetworkNamespace
-    private let control = DispatchQueue(label: "network-reachability.connectivity")
+    let control = DispatchQueue(label: "network-reachability.connectivity")
     private let worker = DispatchQueue(label: "network-reachability.connectivity.probe")
     private let resolver: ResolverPool
-    private let state = LockedState(State())
+    let state = LockedState(State())
 
-    private struct Subscriber {
+    struct Subscriber {
         weak var core: MonitorCore?
         var answeredEpoch: UInt64?
     }
 
-    private struct Target {
+    struct Target {
         var id: ObjectIdentifier
         var core: MonitorCore
         var epoch: UInt64
         var key: ConnectivityOverlay.Key
     }
 
-    private struct InFlight {
+    struct InFlight {
         var id: UInt64
         var signal: ProbeSignal
         /// The monitors the answer goes to, each with the epoch it is for.
@@ -45,9 +51,8 @@ final class ConnectivityProber: Sendable {
         var waiters: [@Sendable () -> Void] = []
     }
 
-    /// `@unchecked Sendable`: reached only through `state`'s lock; the one non-Sendable member, the
-    /// `DispatchSourceTimer`, is only armed and cancelled, which dispatch allows from any thread.
-    private struct State: @unchecked Sendable {
+    /// Reached only through `state`'s lock.
+    struct State: Sendable {
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var inFlight: InFlight?
         var nextID: UInt64 = 0
@@ -60,7 +65,9 @@ final class ConnectivityProber: Sendable {
         /// Keeps the timers; made at the first one.
         var waiter: EventWaiter?
         var timerDue = false
-        var backoff: Duration?
+        /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the
+    /// schedule restarted (a path moved or dropped, or nobody listens).
+    var backoff: Duration?
         var forced: [ObjectIdentifier: Subscriber] = [:]
         var waiters: [@Sendable () -> Void] = []
         var kickScheduled = false
@@ -69,8 +76,6 @@ final class ConnectivityProber: Sendable {
         /// of its own. Once none of them listens it goes, so that a monitor starting later says
         /// `unknown` until probed (the answer may have aged unseen).
         var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
-        /// Probes started, for tests and benchmarks.
-        var started = 0
 
         /// Cancels the timer (one whose action is already on its way finds its generation stale).
         mutating func dropTimer() {
@@ -81,20 +86,27 @@ final class ConnectivityProber: Sendable {
         }
     }
 
-    /// Sends nothing: answers come by hand (`MonitorCore.applyConnectivity`), for unit tests.
-    private let isPassive: Bool
-    /// Runs one probe on the worker queue (nil: cancelled); `ProbeRunner` unless a unit test
-    /// answers in its place, so that the schedule can be tested without a network.
-    typealias Run = @Sendable (ProbeSignal) -> ConnectivityAnswer?
-    private let run: Run?
+    init(probe: ConnectivityProbe, namespace: NetworkNamespace) {
+        self.probe = probe
+        self.namespace = namespace
+        self.resolver = ResolverPool(namespace: namespace)
+        #if DEBUG
+        self.testSeam = nil
+        #endif
+    }
+
+    #if DEBUG
+    /// The unit tests' seam (`ConnectivityProber+TestSeam.swift`), in debug builds only.
+    let testSeam: TestSeam?
 
     init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil) {
         self.probe = probe
         self.namespace = namespace
-        self.isPassive = passive
-        self.run = run
         self.resolver = ResolverPool(namespace: namespace)
+        self.testSeam = TestSeam(isPassive: passive, run: run)
     }
+
+    #endif
 
     deinit {
         state.withLock { state in
@@ -105,16 +117,6 @@ final class ConnectivityProber: Sendable {
         }
         resolver.stop()
     }
-
-    /// How many probes this prober started.
-    var probesStarted: Int { state.withLock { $0.started } }
-
-    /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the schedule
-    /// restarted (a path moved or dropped, or nobody listens). For tests.
-    var backoff: Duration? { state.withLock { $0.backoff } }
-
-    /// Returns once the passes asked for so far ran (they run on the control queue). For tests.
-    func settle() { control.sync {} }
 
     // MARK: - From the monitors
 
@@ -128,8 +130,9 @@ final class ConnectivityProber: Sendable {
         reconsider()
     }
 
-    /// `core`'s path became satisfied or moved: its answer is due.
-    func pathChanged(_ core: MonitorCore, epoch: UInt64) {
+    /// A subscriber's path became satisfied or moved: its answer is due (the pass asks each
+    /// subscriber for its current epoch, `MonitorCore.connectivityEpoch`).
+    func pathChanged() {
         reconsider()
     }
 
@@ -267,7 +270,6 @@ final class ConnectivityProber: Sendable {
             }
             state.dropTimer()
             state.nextID &+= 1
-            state.started += 1
             let flight = InFlight(id: state.nextID, signal: signal, targets: byID,
                                   onDemand: onDemand.filter { byID[$0.key] != nil }, waiters: waiters)
             state.inFlight = flight
@@ -275,7 +277,11 @@ final class ConnectivityProber: Sendable {
         }
         guard let start else { return }
         let runner = ProbeRunner(probe: probe, namespace: namespace, resolver: resolver, signal: start.signal)
-        let run = self.run
+        #if DEBUG
+        let run = testSeam?.run
+        #else
+        let run: (@Sendable (ProbeSignal) -> ConnectivityAnswer?)? = nil
+        #endif
         worker.async { [weak self] in
             let answer = if let run { run(start.signal) } else { runner.run() }
             guard let self else { return }

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 /// What the engine has done, for tests, logs and benchmarks.
 struct EngineCounters: Sendable, Equatable {
     var kernelEvents = 0

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import CoreMetrics
 
 /// The engine's swift-metrics: counters labelled by namespace, and each target's status as a gauge.

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -31,13 +37,18 @@ final class EventWaiter: DescriptorWatching {
     /// - Throws: when no pipe or thread can be made (descriptors or threads exhausted).
     init(fileDescriptor: Int32, queue: DispatchQueue, keepAlive: AnyObject,
          readable: @escaping @Sendable () -> Void, due: @escaping @Sendable () -> Void) throws(ReachabilityError) {
+        #if DEBUG
         if let code = SetupFaults.injected(at: .wakePipe) { throw .system(function: "pipe (engine's waiter wake-up)", errno: code) }
+        let injectedThreadFailure = SetupFaults.injected(at: .waiterThread)
+        #else
+        let injectedThreadFailure: Int32? = nil
+        #endif
         channel = try WakeChannel()
         let loop = WaitLoop(fileDescriptor: fileDescriptor, channel: channel, queue: queue, control: control,
                             keepAlive: KeptAlive(object: keepAlive), readable: readable, due: due)
         let retained = Unmanaged.passRetained(loop).toOpaque()
         var thread = pthread_t()
-        let result = SetupFaults.injected(at: .waiterThread) ?? pthread_create(&thread, nil, { raw in
+        let result = injectedThreadFailure ?? pthread_create(&thread, nil, { raw in
             Unmanaged<WaitLoop>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
         }, retained)
@@ -217,7 +228,7 @@ private final class WaitLoop: @unchecked Sendable {
 extension WaitLoop {
     func run() {
         // Kept across iterations and refilled in place: a wake-up (every kernel event) allocates
-        // nothing here (BENCHMARKS.md, issue 13: 7 of a route change's 56 mallocs were this loop's).
+        // nothing here (BENCHMARKS.md: 7 of a route change's 56 mallocs were this loop's).
         var descriptors: [pollfd] = []
         // The watch itself, not its closure: a closure in a tuple element is stored reabstracted,
         // which costs an allocation each time it goes in and each time it comes out.

@@ -1,6 +1,12 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 
-/// The monitor's side of connectivity probing (issue 12): the prober's answers enter here and
+/// The monitor's side of connectivity probing: the prober's answers enter here and
 /// leave through the same numbered, deduplicated, generation-gated delivery as the engine's paths.
 extension MonitorCore {
     /// Queues the path `body` makes (`State.enqueue`), for the probe's answers; nothing while a
@@ -60,7 +66,7 @@ extension MonitorCore {
     func connectivityEvent(_ event: ConnectivityOverlay.Event) {
         switch event {
         case .nothing: break
-        case .probe(let prober, let epoch): prober.pathChanged(self, epoch: epoch)
+        case .probe(let prober): prober.pathChanged()
         case .stop(let prober): prober.pathWentDown()
         }
     }

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 
 /// A face set on a scheduled monitor gets the current state first, as one set before scheduling does.
@@ -11,7 +17,9 @@ extension MonitorCore {
     /// queueing would be overtaken by the older one, which would take the higher sequence number
     /// and be delivered last.
     func redeliverCurrent(after change: (inout State) -> Void = { _ in }) {
+        #if DEBUG
         Self.beforeRedelivery.withLock { $0 }?()
+        #endif
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
             change(&state)
             return state.hasState ? state.enqueue(state.current) : nil
@@ -20,9 +28,11 @@ extension MonitorCore {
         Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).send()
     }
 
-    /// Test hook: runs when a callback set on a monitor is about to get the current state, before
-    /// that state is read, so a test can change the network in that moment.
+    #if DEBUG
+    /// Test hook (debug builds only): runs when a callback set on a monitor is about to get the
+    /// current state, before that state is read, so a test can change the network in that moment.
     static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
+    #endif
 
     /// Setting a delegate on a scheduled monitor redelivers the current path to it (never a host
     /// name's placeholder), as setting `pathHandler` does; the other faces dedupe on their own

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 
 /// The delivery side of a `PathMonitor`: what the engine holds while the monitor is scheduled.
@@ -65,7 +71,7 @@ final class MonitorCore: Sendable {
         /// False while `current` is a host name's placeholder (its first resolution has not
         /// finished): nothing is delivered until the engine's first real evaluation.
         var hasState: Bool
-        var enginePath: NetworkPath  // issue 12: the engine's last path; `current` adds the probe's answer
+        var enginePath: NetworkPath  // the engine's last path; `current` adds the probe's answer
         var connectivity = ConnectivityOverlay()
         var owner = WeakMonitor()
         var queue: DispatchQueue?
@@ -114,7 +120,7 @@ final class MonitorCore: Sendable {
     func storeIfInactive(_ path: NetworkPath) {
         connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
             guard !state.isListening else { return .nothing }
-            let (composed, event) = state.takeEnginePath(path) // issue 12
+            let (composed, event) = state.takeEnginePath(path)
             state.current = composed
             return event
         })
@@ -256,12 +262,12 @@ final class MonitorCore: Sendable {
         var event = ConnectivityOverlay.Event.nothing
         let work = state.withLock { state -> (DispatchQueue, Delivery)? in
             let path: NetworkPath
-            (path, event) = state.takeEnginePath(enginePath) // issue 12: the probe's answer, composed under the lock
+            (path, event) = state.takeEnginePath(enginePath) // the probe's answer, composed under the lock
             changed = state.current != path || !state.hasState
             state.hasState = true
             return state.enqueue(path)
         }
-        connectivityEvent(event) // issue 12: outside the lock
+        connectivityEvent(event) // outside the lock: it may call the prober
         guard let (queue, delivery) = work else { return Update(changed: changed) }
         return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: changed)
     }

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 
 /// Evaluation passes and deliveries, on the engine's queue.
@@ -76,7 +82,7 @@ extension NetlinkEngine {
 }
 
 extension RouteOracle: RouteAnswering {
-    func answers(_ requests: [RouteRequest]) -> [RouteAnswer] {
+    package func answers(_ requests: [RouteRequest]) -> [RouteAnswer] {
         socket.lookup(requests)
     }
 }

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 import Logging
 
@@ -80,9 +86,11 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Resyncs after overruns come at most this often, so an event storm cannot pin a core.
     static let minimumResyncInterval: DispatchTimeInterval = .milliseconds(100)
 
-    /// Test hook: runs in `init` after the sockets are open and before the namespace is watched,
-    /// the window in which a namespace can vanish under a new engine.
+    #if DEBUG
+    /// Test hook (debug builds only): runs in `init` after the sockets are open and before the
+    /// namespace is watched, the window in which a namespace can vanish under a new engine.
     static let afterSocketsOpened = LockedState<(@Sendable (NetworkNamespace) -> Void)?>(nil)
+    #endif
 
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
     init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy) throws(ReachabilityError) {
@@ -93,7 +101,9 @@ final class NetlinkEngine: @unchecked Sendable {
         self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
         let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn, policy: policy)
+        #if DEBUG
         Self.afterSocketsOpened.withLock { $0 }?(namespace)
+        #endif
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
         var nameServers = NameServerConfiguration(namespace: namespace)

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 extension PathMonitor: AsyncSequence {
     public typealias Element = NetworkPath
     public typealias Failure = Never
@@ -42,10 +48,10 @@ extension PathMonitor: AsyncSequence {
         continuation.onTermination = { _ in
             core.removeStream(id)
             if !core.isActive { engine?.unsubscribe(core) }
-            core.connectivityListenersChanged() // issue 12
+            core.connectivityListenersChanged()
         }
         subscribe()
-        core.connectivityListenersChanged() // issue 12
+        core.connectivityListenersChanged()
         return stream
     }
 }

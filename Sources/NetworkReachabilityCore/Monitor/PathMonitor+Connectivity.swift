@@ -1,4 +1,10 @@
-/// Connectivity probing on a monitor (issue 12): whether the internet, or a service, answers
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
+/// Connectivity probing on a monitor: whether the internet, or a service, answers
 /// over the path, beside the flags that say only whether a packet would leave.
 extension PathMonitor {
     /// The probe whose answers fill ``NetworkPath/connectivity`` and ``NetworkPath/portalURL``;

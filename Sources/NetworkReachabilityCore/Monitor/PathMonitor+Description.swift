@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 /// The callback context a monitor's description asks to describe its `info`; held weakly, so
 /// describing never delays the context's `release`.
 struct DescribedContext {

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 extension PathMonitor {
     /// The path now, as `currentPath` gives it, suspending the task instead of blocking its thread.
     ///
@@ -9,13 +15,7 @@ extension PathMonitor {
         if case .host(let name) = core.target, let hostOptions {
             await engine.firstResolution(of: name, timeout: hostOptions.firstResolutionTimeout)
         }
-        if core.isActive {
-            // Scheduled: the engine keeps `current` fresh, but a name's first answer may still be on its way in.
-            guard case .host = core.target else { return core.current }
-            return await engine.evaluate(core.target)
-        }
-        let path = await engine.evaluate(core.target)
-        core.storeIfInactive(path)
-        return path
+        let evaluated = readNeedsEvaluation ? await engine.evaluate(core.target) : nil
+        return pathForRead(evaluated: evaluated)
     }
 }

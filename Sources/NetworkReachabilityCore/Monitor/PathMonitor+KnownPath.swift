@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 extension PathMonitor {
     /// The path now without waiting for anything: what `ReachabilityManager.startMonitoring()`
     /// sets its status from before it returns. nil while a host name's first resolution runs

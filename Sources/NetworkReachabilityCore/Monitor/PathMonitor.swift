@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import Dispatch
 import Logging
 #if canImport(Glibc)
@@ -107,7 +113,7 @@ public final class PathMonitor: Sendable {
 
     deinit {
         core.tearDown()
-        core.connectivityProber?.unsubscribe(core) // issue 12
+        core.connectivityProber?.unsubscribe(core)
         engine?.unsubscribe(core)
         if case .host(let name) = core.target, let hostOptions {
             engine?.unregisterHost(name, options: hostOptions)
@@ -165,7 +171,7 @@ public final class PathMonitor: Sendable {
         if let queue {
             core.setQueue(queue)
             subscribe()
-            core.connectivityListenersChanged() // issue 12
+            core.connectivityListenersChanged()
         } else {
             unschedule()
         }
@@ -176,7 +182,7 @@ public final class PathMonitor: Sendable {
     public func unschedule() {
         core.setQueue(nil)
         unsubscribeIfIdle()
-        core.connectivityListenersChanged() // issue 12
+        core.connectivityListenersChanged()
     }
 
     // MARK: - Get flags
@@ -235,14 +241,23 @@ public final class PathMonitor: Sendable {
     /// does; in async code, `fetchCurrentPath()` suspends instead.
     public var currentPath: NetworkPath {
         awaitFirstResolution()
-        if core.isActive {
-            // Scheduled: the engine keeps `current` fresh, but a name's first answer may still be on its way in.
-            if case .host = core.target { return core.composingConnectivity(evaluateNow()) } // issue 12: with the probe's answer
-            return core.current
-        }
-        let path = evaluateNow()
-        core.storeIfInactive(path)
-        return core.composingConnectivity(path) // issue 12: with the probe's answer
+        return pathForRead(evaluated: readNeedsEvaluation ? evaluateNow() : nil)
+    }
+
+    /// Whether a read must ask the engine: a scheduled monitor's `current` is kept fresh by the
+    /// engine, but a name's first answer may still be on its way in, and an idle monitor's is old.
+    var readNeedsEvaluation: Bool {
+        if case .host = core.target { return true }
+        return !core.isActive
+    }
+
+    /// What `currentPath` and `fetchCurrentPath()` return, from the engine's fresh evaluation (nil:
+    /// the scheduled monitor's `current` stands): the one place a read composes the probe's answer,
+    /// so the blocking and the async read agree on `connectivity` and `portalURL`.
+    func pathForRead(evaluated: NetworkPath?) -> NetworkPath {
+        guard let evaluated else { return core.current }
+        core.storeIfInactive(evaluated)
+        return core.composingConnectivity(evaluated)
     }
 }
 

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 /// How many of several monitors `waitUntilSatisfied(_:mode:timeout:isSatisfied:)` waits for.
 public enum PathWaitMode: Sendable, Hashable {
     /// Every monitor's path must be satisfied at once (`systemd-networkd-wait-online`'s default).

@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// The process's probers: monitors of one namespace with equal probes share one.
 enum ProberRegistry {

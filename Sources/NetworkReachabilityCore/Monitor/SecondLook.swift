@@ -1,3 +1,9 @@
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 /// What the engine looks at again shortly after a deletion (`NetlinkEngine.scheduleSecondLook`):
 /// the reach of the deleting changes, and monitors named one by one.
 struct SecondLook {

@@ -5,6 +5,12 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 #endif
 
 // The network of the host-name tests.

@@ -1,5 +1,11 @@
 import Dispatch
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// A monitor of the on-link address of a fresh IPv4 LAN (`v0`, its peer `v0p`), scheduled with a
 /// flags callback that records, once its first callback (the link has carrier) has come.

@@ -4,6 +4,12 @@ import Glibc
 #endif
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// How a probe shares its timeout among a name's addresses.
 final class ProbeRunnerTests: XCTestCase {

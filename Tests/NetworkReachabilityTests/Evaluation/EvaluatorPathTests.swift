@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// The paths the evaluator makes from the kernel's answers: semantics.md, "From the kernel to the
 /// flags" (status, interface, gateways, expensive), "The general path" (the better family wins)

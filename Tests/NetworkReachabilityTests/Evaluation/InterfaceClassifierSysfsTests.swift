@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// `LinkInspector.traitsFromSysfs`: what `ROOT/class/net/IFNAME/...` says of a device, read from a
 /// directory of fixtures laid out as the kernel and udev lay out sysfs.

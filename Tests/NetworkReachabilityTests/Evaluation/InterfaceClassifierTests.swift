@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Interface types from link flags, kind and ARPHRD type (semantics.md, "Interface types").
 final class InterfaceClassifierTests: XCTestCase {

@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Interface types and costs from the device evidence `LinkInspector` gathers (`LinkTraits`):
 /// semantics.md "Interface types", issue 4 ("isExpensive", NetworkManager's order of evidence).

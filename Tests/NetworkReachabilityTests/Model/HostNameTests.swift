@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Issue 3, "Bad input": the rules of RFC 1123 host names, each refused with an error that names
 /// the rule, and the names at each limit accepted.

@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// `NetworkNamespace`: the nsfs file each case names (the command's `--netns` parsing: CommandInterfacesTests).
 final class NetworkNamespaceTests: XCTestCase {

@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// `NetworkPath`: its words for `--json`, its one-line description, and what it derives from the flags.
 final class NetworkPathTests: XCTestCase {

@@ -1,5 +1,11 @@
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// `ReachabilityStatus(flags:)` against AFNetworking's `AFNetworkReachabilityStatusForFlags`, over every flag combination.
 final class ReachabilityStatusTests: XCTestCase {

@@ -2,6 +2,12 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// The prober's schedule (connectivity.md, "When"), with a scripted probe in place of the network.
 final class ConnectivityProberTests: XCTestCase {

@@ -2,6 +2,12 @@ import Dispatch
 import Glibc
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// The engine's wait loop on a pipe instead of a netlink socket.
 final class EventWaiterTests: XCTestCase {

@@ -1,6 +1,12 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Connectivity answers composed onto the engine's paths under the monitor's lock, without a kernel.
 final class MonitorCoreConnectivityTests: XCTestCase {

@@ -1,6 +1,12 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Issue 18 without a kernel: a host name's placeholder is never delivered, and setting one flags
 /// face on a scheduled core gives that face the current flags without giving them again to the other.

@@ -1,6 +1,12 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Delivery without a kernel: a `MonitorCore` fed evaluations by hand, as the engine feeds it.
 final class MonitorCoreTests: XCTestCase {

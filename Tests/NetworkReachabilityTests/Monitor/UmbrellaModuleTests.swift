@@ -1,5 +1,11 @@
 import NetworkReachability
 import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// `NetworkReachability` is the core re-exported plus `ReachabilityManager` (issue 13): every name

@@ -1,5 +1,11 @@
 import CNetlink
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,11 @@
 import CNetlink
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 import XCTest
 
 /// The RTM_GETROUTE request built by hand is, byte for byte, what libnl's message API builds.

@@ -1,4 +1,10 @@
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// Synthetic kernel state for the pure tests: links, addresses and route answers built by hand.
 enum Fixture {

@@ -1,5 +1,11 @@
 import Dispatch
 @testable import NetworkReachabilityCore
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 extension MonitorCore {
     /// Records every path the core's path handler gets, scheduled on a new serial queue: the

@@ -1,0 +1,160 @@
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One run of a probe, start to answer, on the prober's own thread (it blocks in `poll`, bounded
+/// by the probe's timeout, and wakes at once on a cancel).
+package struct ProbeRunner {
+    package let probe: ConnectivityProbe
+    package let namespace: NetworkNamespace
+    package let resolver: ResolverPool
+    package let signal: ProbeSignal
+
+    /// - Returns: the answer, or nil when the probe was cancelled.
+    package func run() -> ConnectivityAnswer? {
+        let deadline = ContinuousClock.now + probe.timeout
+        let addresses: [IPAddress]
+        switch resolve(deadline: deadline) {
+        case .success(let found): addresses = found
+        case .failure(.cancelled): return nil
+        case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why)
+        }
+        return answer(trying: addresses, deadline: deadline)
+    }
+
+    private func limited(_ detail: String) -> ConnectivityAnswer {
+        ConnectivityAnswer(connectivity: .limited, source: .probe(probe.url), detail: detail)
+    }
+
+    /// Connects to each address in turn until one answers. - Returns: nil when cancelled.
+    package func answer(trying addresses: [IPAddress], deadline: ContinuousClock.Instant) -> ConnectivityAnswer? {
+        var lastFailure = "no address"
+        for (index, address) in addresses.enumerated() {
+            let connection: ProbeConnection
+            do {
+                let connectBy = Self.connectDeadline(from: .now, to: deadline, addressesLeft: addresses.count - index)
+                connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
+                                                 signal: signal, deadline: deadline, connectBy: connectBy)
+            } catch {
+                // A connect that failed or ran out of its share: the next address gets its turn.
+                switch error {
+                case .cancelled: return nil
+                case .timedOut(let why), .failed(let why): lastFailure = why
+                }
+                continue
+            }
+            if probe.kind == .tcp {
+                return ConnectivityAnswer(connectivity: .full, source: .probe(probe.url), detail: "connected to \(address)")
+            }
+            do {
+                return try exchange(over: connection)
+            } catch {
+                switch error {
+                case .cancelled: return nil
+                case .timedOut(let why): return limited(why)
+                case .failed(let why): lastFailure = why
+                }
+            }
+        }
+        return limited(lastFailure)
+    }
+
+    /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
+    /// left, at least a second (or all of it), so that an address that drops packets silently (an
+    /// IPv6 one tried first, on a network without IPv6) leaves time to try the next ones.
+    package static func connectDeadline(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant,
+                                addressesLeft: Int) -> ContinuousClock.Instant {
+        let left = deadline - now
+        guard addressesLeft > 1, left > .zero else { return deadline }
+        return min(now + max(left / addressesLeft, min(.seconds(1), left)), deadline)
+    }
+
+    /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body
+    /// up to `bodyBytes` and only when the verdict needs it.
+    private func exchange(over connection: ProbeConnection) throws(ProbeFailure) -> ConnectivityAnswer {
+        let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
+            + "Accept: */*\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+        try connection.send(Array(request.utf8))
+        var buffer: [UInt8] = []
+        var open = true
+        var head: HTTPResponseHead?
+        let source = ConnectivitySource.probe(probe.url)
+        while true {
+            if head == nil {
+                switch HTTPResponseParser.parseHead(buffer) {
+                case .malformed(let why):
+                    return limited(why)
+                case .head(let parsed):
+                    head = parsed
+                case .needMore:
+                    if buffer.count >= ProbeLimits.headBytes {
+                        return limited("response head longer than \(ProbeLimits.headBytes) bytes")
+                    }
+                    guard open else {
+                        return limited("closed before a full response head")
+                    }
+                }
+            }
+            if let head {
+                guard ProbeVerdict.needsBody(status: head.status, probe: probe) else {
+                    return ProbeVerdict.answer(for: head, body: [], probe: probe)
+                }
+                let bodyBytes = buffer[min(head.bodyOffset, buffer.count)...]
+                switch HTTPResponseParser.decodeBody(bodyBytes, framing: head.framing, closed: !open) {
+                case .malformed(let why):
+                    return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200, body: \(why)")
+                case .body(let body, let complete):
+                    let answer = ProbeVerdict.answer(for: head, body: body, probe: probe)
+                    if answer.connectivity == .full || complete || !open || bodyBytes.count >= ProbeLimits.bodyBytes {
+                        return answer
+                    }
+                }
+            }
+            let cap = (head.map { $0.bodyOffset + ProbeLimits.bodyBytes } ?? ProbeLimits.headBytes) - buffer.count
+            do {
+                open = try connection.receive(into: &buffer, limit: max(cap, 1))
+            } catch {
+                // A head that arrived, then a body that trickles: HTTP answered, not as expected.
+                if case .timedOut = error, let head { return ProbeVerdict.answer(for: head, body: [], probe: probe) }
+                throw error
+            }
+        }
+    }
+
+    private func resolve(deadline: ContinuousClock.Instant) -> Result<[IPAddress], ProbeFailure> {
+        if let literal = try? IPAddress(probe.host) { return .success([literal]) }
+        let outcome = LockedState<ResolutionOutcome?>(nil)
+        let signal = self.signal
+        resolver.submit(ResolverPool.Job(name: probe.host) { result in
+            outcome.withLock { $0 = result }
+            signal.wake()
+        })
+        while true {
+            if signal.isCancelled { return .failure(.cancelled) }
+            if let result = outcome.withLock({ $0 }) {
+                switch result {
+                case .addresses(let found) where !found.isEmpty: return .success(found)
+                case .addresses, .notFound: return .failure(.failed("name '\(probe.host)' not found"))
+                case .noNameServer: return .failure(.failed("name '\(probe.host)' not resolved: no name server"))
+                case .temporaryFailure(let why): return .failure(.failed("name '\(probe.host)' not resolved: \(why)"))
+                }
+            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return .failure(.timedOut("resolving '\(probe.host)': timed out")) }
+            var fds = [pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, left.pollMilliseconds)
+            signal.drain()
+        }
+    }
+
+    package init(probe: ConnectivityProbe, namespace: NetworkNamespace, resolver: ResolverPool, signal: ProbeSignal) {
+        self.probe = probe
+        self.namespace = namespace
+        self.resolver = resolver
+        self.signal = signal
+    }
+}

@@ -1,0 +1,274 @@
+import ReachabilityModel
+/// What one route answer means for a packet: flags, why not, and where it leaves.
+package struct RouteVerdict: Sendable, Equatable {
+    package var flags: ReachabilityFlags
+    package var reason: NetworkPath.UnsatisfiedReason?
+    package var interfaceIndex: Int?
+    package var gateways: [IPAddress]
+    package var metric: UInt32 = 0
+
+    package static let noRoute = RouteVerdict(flags: [], reason: .noRoute, interfaceIndex: nil, gateways: [])
+
+    package static func unsatisfied(_ reason: NetworkPath.UnsatisfiedReason) -> RouteVerdict {
+        RouteVerdict(flags: [], reason: reason, interfaceIndex: nil, gateways: [])
+    }
+
+    /// Better verdicts first: reachable, then reachable with a connection required, then nothing.
+    package var rank: Int {
+        switch ReachabilityStatus(flags: flags) {
+        case .reachableViaWiFi, .reachableViaWWAN: 2
+        default: flags.contains(.reachable) ? 1 : 0
+        }
+    }
+
+    /// The best of several verdicts: highest rank, then (with `byMetric`) lowest metric, then the earliest.
+    ///
+    /// - Parameter byMetric: true where the verdicts are routes competing for the same traffic
+    ///   (the general path's interfaces and families); false for a host name's addresses, whose
+    ///   ties go to the resolver's order.
+    package static func best(_ verdicts: [RouteVerdict], byMetric: Bool = true) -> RouteVerdict? {
+        var best: RouteVerdict?
+        for verdict in verdicts { best = better(best, verdict, byMetric: byMetric) }
+        return best
+    }
+
+    /// `best([current, verdict])` without the array: the evaluation of every change folds with it.
+    package static func better(_ current: RouteVerdict?, _ verdict: RouteVerdict, byMetric: Bool = true) -> RouteVerdict {
+        guard let current else { return verdict }
+        let betterMetric = byMetric && verdict.rank > 0 && verdict.metric < current.metric
+        return verdict.rank > current.rank || (verdict.rank == current.rank && betterMetric) ? verdict : current
+    }
+}
+
+/// Pure functions from kernel state to flags and paths: `semantics.md`, "From the kernel to the flags".
+package enum Evaluator {
+    /// The kernel questions that `target` needs answered.
+    ///
+    /// - Returns: nil when the target cannot be asked about at all (an unknown scope interface,
+    ///   a local address the host does not own): `evaluate` then gives its reason.
+    package static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot,
+                          resolution: HostResolution? = nil) -> [RouteQuestion]? {
+        switch target {
+        case .general(let filter) where filter.isEmpty:
+            return [.defaultRoute(.ipv4), .defaultRoute(.ipv6)]
+        case .general(let filter):
+            // As if only the allowed interfaces existed: one lookup restricted to each of them.
+            let allowed = snapshot.links.values
+                .filter { $0.isUp && filter.allows(InterfaceClassifier.type(of: $0)) }
+                .map(\.index).sorted()
+            return [IPAddress.Family.ipv4, .ipv6].flatMap { family in
+                allowed.map { RouteQuestion.defaultRoute(family, outputInterface: $0) }
+            }
+        case .host:
+            // Addresses whose %scope names no interface are left out; the rest are asked in the resolver's order.
+            return (resolution?.addresses ?? []).compactMap { question(destination: $0, source: nil, in: snapshot) }
+        case .address(let address):
+            return question(destination: address, source: nil, in: snapshot).map { [$0] }
+        case .pair(let local, let remote):
+            if let local, !snapshot.owns(local) { return nil }
+            guard let remote else { return [] }
+            return question(destination: remote, source: local, in: snapshot).map { [$0] }
+        }
+    }
+
+    private static func question(destination: IPAddress, source: IPAddress?, in snapshot: KernelSnapshot) -> RouteQuestion? {
+        if destination.isUnspecified { return .defaultRoute(destination.family) }
+        var outputInterface: Int?
+        switch destination.scope {
+        case .none: break
+        case .index(let index): outputInterface = index
+        case .name(let name):
+            guard let link = snapshot.link(named: name) else { return nil }
+            outputInterface = link.index
+        }
+        let sameFamilySource = source.flatMap { $0.family == destination.family ? $0 : nil }
+        return .destination(RouteRequest(destination: destination, source: sameFamilySource, outputInterface: outputInterface))
+    }
+
+    /// The verdict for a target whose questions were answered (in the order `questions` gave them).
+    package static func verdict(for target: MonitorTarget, answers: [RouteAnswer], in snapshot: KernelSnapshot) -> RouteVerdict {
+        switch target {
+        case .pair(let local?, nil):
+            // Only a local address: reachable while the host holds it, as the route to it would be `local`.
+            guard let holder = snapshot.addresses.first(where: { $0.address.bytes == local.bytes }) else {
+                return .unsatisfied(.localAddressUnavailable)
+            }
+            return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil, interfaceIndex: holder.interfaceIndex, gateways: [])
+        case .pair(let local?, _) where !snapshot.owns(local):
+            return .unsatisfied(.localAddressUnavailable)
+        case .general(let filter) where !filter.isEmpty && answers.isEmpty:
+            return .unsatisfied(.requiredInterfaceUnavailable)
+        default:
+            break
+        }
+        let byMetric: Bool
+        if case .host = target { byMetric = false } else { byMetric = true }
+        var folded: RouteVerdict?
+        for answer in answers { folded = RouteVerdict.better(folded, verdict(for: answer, in: snapshot), byMetric: byMetric) }
+        let best = folded ?? .noRoute
+        if case .general(let filter) = target, !filter.isEmpty, best.rank == 0 {
+            return RouteVerdict(flags: best.flags, reason: .requiredInterfaceUnavailable, interfaceIndex: best.interfaceIndex,
+                                gateways: best.gateways, metric: best.metric)
+        }
+        return best
+    }
+
+    /// One route answer by the table of semantics.md.
+    package static func verdict(for answer: RouteAnswer, in snapshot: KernelSnapshot) -> RouteVerdict {
+        guard case .route(let route) = answer else { return .noRoute }
+        switch route.type {
+        case .unreachable, .blackhole, .prohibit, .throw:
+            return .noRoute
+        case .local, .anycast:
+            return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil,
+                                interfaceIndex: route.outputInterface, gateways: [], metric: route.metric)
+        case .unicast, .broadcast, .multicast, .other:
+            break
+        }
+        var verdict = RouteVerdict(flags: [], reason: nil, interfaceIndex: route.outputInterface, gateways: route.gateways,
+                                   metric: route.metric)
+        let link = route.outputInterface.flatMap { snapshot.links[$0] }
+        if let link {
+            if !link.isUp {
+                verdict.reason = .interfaceDown
+                return verdict
+            }
+            if !link.hasCarrier || link.isDormant || route.isLinkDown {
+                verdict.flags = [.reachable, .connectionRequired]
+                verdict.reason = .linkDown
+            } else {
+                verdict.flags = [.reachable]
+            }
+            if link.isPointToPoint { verdict.flags.insert(.transientConnection) }
+            if InterfaceClassifier.type(of: link) == .cellular { verdict.flags.formUnion([.isWWAN, .transientConnection]) }
+        } else {
+            // A route over a link the snapshot does not know yet: the kernel's word stands.
+            verdict.flags = [.reachable]
+        }
+        if route.gateways.isEmpty { verdict.flags.insert(.isDirect) }
+        return verdict
+    }
+
+    /// The path for a verdict.
+    ///
+    /// - Parameters:
+    ///   - familyVerdicts: the best verdict of each family the target covers (for `supportsIPv4`/`IPv6`).
+    ///   - supportsDNS: whether a name server is configured for the namespace.
+    ///   - preference: the metric of each interface's default route, for the order of `availableInterfaces`.
+    package static func path(for verdict: RouteVerdict, familyVerdicts: [IPAddress.Family: RouteVerdict],
+                     in snapshot: KernelSnapshot, supportsDNS: Bool, preference: [Int: UInt32] = [:],
+                     available: [NetworkInterface]? = nil) -> NetworkPath {
+        let status = ReachabilityStatus(flags: verdict.flags)
+        let pathStatus: NetworkPath.Status =
+            status.isReachable ? .satisfied
+            : verdict.flags.contains([.reachable, .connectionRequired]) ? .requiresConnection : .unsatisfied
+        let interface = verdict.interfaceIndex.flatMap { snapshot.links[$0] }.map(InterfaceClassifier.interface(for:))
+        func supports(_ family: IPAddress.Family) -> Bool {
+            familyVerdicts[family].map { ReachabilityStatus(flags: $0.flags).isReachable } ?? false
+        }
+        return NetworkPath(
+            status: pathStatus,
+            unsatisfiedReason: pathStatus == .satisfied ? nil : (verdict.reason ?? .noRoute),
+            flags: verdict.flags,
+            interface: interface,
+            availableInterfaces: reordered(available ?? availableInterfaces(ordering: availableLinks(in: snapshot), preference: preference),
+                                           first: interface, in: snapshot),
+            gateways: verdict.gateways,
+            isExpensive: interface?.isExpensive ?? false,
+            isConstrained: interface?.isConstrained ?? false,
+            supportsIPv4: supports(.ipv4),
+            supportsIPv6: supports(.ipv6),
+            supportsDNS: supportsDNS
+        )
+    }
+
+    /// The links `availableInterfaces` may list, by index: up, with carrier, holding an address
+    /// that reaches beyond the link (link-local-only links such as a container's
+    /// host-side veth are left out), and not loopback (a loopback interface carries no traffic off the host).
+    package static func availableLinks(in snapshot: KernelSnapshot) -> [LinkState] {
+        // A set of indexes pays only with many addresses; a scan of a few allocates nothing, and
+        // every pass and link change calls this. Sorted in place: `sorted` would copy.
+        let withAddress = snapshot.addresses.count > 64 ? snapshot.indexesWithRoutableAddress : nil
+        var links = snapshot.links.values.filter { link in
+            guard link.isUp && link.hasCarrier && !link.isLoopback else { return false }
+            if let withAddress { return withAddress.contains(link.index) }
+            return snapshot.addresses.contains { $0.interfaceIndex == link.index && $0.reachesBeyondLink }
+        }
+        links.sort { $0.index < $1.index }
+        return links
+    }
+
+    /// `links` (`availableLinks`) in the order routes would prefer them: by default-route metric, then by
+    /// index. `reordered` moves a path's own interface to the front.
+    ///
+    /// - Parameter preference: each interface's default-route metric; only needed (and only
+    ///   asked of the kernel by the engine) when two or more links are available.
+    package static func availableInterfaces(ordering links: [LinkState], preference: [Int: UInt32]) -> [NetworkInterface] {
+        // One link (the common host) has its order already; `sorted` would still copy it.
+        guard links.count > 1 else { return links.map(InterfaceClassifier.interface(for:)) }
+        return links
+            .sorted { a, b in
+                switch (preference[a.index], preference[b.index]) {
+                case let (x?, y?) where x != y: return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return a.index < b.index
+                }
+            }
+            .map(InterfaceClassifier.interface(for:))
+    }
+
+    /// `available` (ordered with no path interface first) with `first` moved to the front. The list
+    /// is returned as it is when nothing moves, so the paths of many targets share one array.
+    package static func reordered(_ available: [NetworkInterface], first: NetworkInterface?, in snapshot: KernelSnapshot) -> [NetworkInterface] {
+        guard let first, available.first?.index != first.index else { return available }
+        if let position = available.firstIndex(where: { $0.index == first.index }) {
+            var list = available
+            list.insert(list.remove(at: position), at: 0)
+            return list
+        }
+        // Not in the list: loopback, or a link with only link-local addresses,
+        // which count when the path uses them.
+        guard let link = snapshot.links[first.index], link.isUp, link.isLoopback || link.hasCarrier else { return available }
+        return [first] + available
+    }
+
+    /// Evaluates a target end to end, given the answers to its questions.
+    package static func evaluate(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
+                         in snapshot: KernelSnapshot, supportsDNS: Bool, resolution: HostResolution? = nil,
+                         preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
+        var best: RouteVerdict
+        var families: [IPAddress.Family: RouteVerdict] = [:]
+        families.reserveCapacity(2)
+        if let questions {
+            best = verdict(for: target, answers: answers, in: snapshot)
+            for (question, answer) in zip(questions, answers) {
+                let candidate = verdict(for: answer, in: snapshot)
+                families[question.family] = RouteVerdict.better(families[question.family], candidate)
+            }
+        } else {
+            switch target {
+            case .pair: best = .unsatisfied(.localAddressUnavailable)
+            default: best = .noRoute
+            }
+        }
+        if case .pair(let local?, nil) = target {
+            // Nothing is asked of the kernel: the held local address speaks for its own family.
+            families[local.family] = best
+        }
+        var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference,
+                        available: available)
+        if case .general(let filter) = target, !filter.isEmpty {
+            // As if only the allowed interfaces existed.
+            path.availableInterfaces = path.availableInterfaces.filter { filter.allows($0.type) }
+        }
+        guard case .host = target else { return path }
+        let resolution = resolution ?? HostResolution()
+        path.resolvedAddresses = resolution.addresses
+        path.resolvedAddressesAreStale = resolution.isStale
+        if resolution.addresses.isEmpty {
+            path.unsatisfiedReason = resolution.state == .noNameServer ? .noDNSServer : .nameNotResolved
+        }
+        return path
+    }
+}

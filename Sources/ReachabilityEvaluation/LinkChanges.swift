@@ -1,0 +1,81 @@
+import ReachabilityModel
+/// What a change of links or addresses can move, from the snapshots before and after it.
+///
+/// A link that is available (up, with carrier, and with an address that reaches beyond the link) before or
+/// after the change can move any target: its routes, its place in `availableInterfaces`, the
+/// default routes. A change confined to links that are available in neither snapshot, such as a
+/// container's host-side veth coming or going, can move only the targets whose route leaves by
+/// one of them, those that had no route (the new link may be what they lacked), and the kinds
+/// whose questions depend on links directly (address pairs, filtered general paths). What such a
+/// link does to routes arrives as route events, which are scoped on their own.
+package struct LinkChanges: Sendable, Equatable {
+    /// Indexes of the links that appeared, went away, or whose state or addresses differ.
+    package var changed: Set<Int> = []
+    /// Whether one of them is available before or after the change.
+    package var touchesAvailableLinks = false
+
+    package var isEmpty: Bool { changed.isEmpty }
+
+    package init() {}
+
+    package init(from old: KernelSnapshot, to new: KernelSnapshot) {
+        guard old != new else { return }
+        // Walked in place rather than through sets of keys and indexes: this runs on every link
+        // or address change (allocations per change, BENCHMARKS.md). libnl's cache keeps its order, so
+        // equal address lists (a link-only message) need no per-link sets at all.
+        let sameAddresses = old.addresses == new.addresses
+        // Per-link address sets only for hosts with many addresses: below that, comparing the
+        // lists in place is cheap and allocates nothing.
+        let bySets = !sameAddresses && old.addresses.count + new.addresses.count > Self.inPlaceComparisonLimit
+        let oldAddresses = bySets ? Self.addressesByLink(old) : [:]
+        let newAddresses = bySets ? Self.addressesByLink(new) : [:]
+        for index in old.links.keys {
+            let addressesDiffer = sameAddresses ? false
+                : bySets ? oldAddresses[index] != newAddresses[index]
+                : !Self.holdSameAddresses(index, old.addresses, new.addresses)
+            if addressesDiffer || old.links[index] != new.links[index] { changed.insert(index) }
+        }
+        for index in new.links.keys where old.links[index] == nil {
+            changed.insert(index)
+        }
+        touchesAvailableLinks = Evaluator.availableLinks(in: old).contains { changed.contains($0.index) }
+            || Evaluator.availableLinks(in: new).contains { changed.contains($0.index) }
+    }
+
+    /// Merges a later change into this one.
+    package mutating func formUnion(_ other: LinkChanges) {
+        changed.formUnion(other.changed)
+        touchesAvailableLinks = touchesAvailableLinks || other.touchesAvailableLinks
+    }
+
+    /// Whether the change can move a target whose last path left by `lastInterface` (nil: no route).
+    package func mayMove(_ target: MonitorTarget, lastInterface: Int?) -> Bool {
+        if isEmpty { return false }
+        if touchesAvailableLinks { return true }
+        switch target {
+        case .pair(_?, _): return true
+        case .general(let filter) where !filter.isEmpty: return true
+        default: break
+        }
+        guard let lastInterface else { return true }
+        return changed.contains(lastInterface)
+    }
+
+    /// Above this many addresses in both snapshots together, links' addresses are compared as sets.
+    package static let inPlaceComparisonLimit = 256
+
+    /// Whether link `index` holds the same addresses in both lists, as sets (libnl's cache may
+    /// list an address that went and came back in another place): each one's addresses are found
+    /// in the other.
+    private static func holdSameAddresses(_ index: Int, _ old: [InterfaceAddress], _ new: [InterfaceAddress]) -> Bool {
+        for address in old where address.interfaceIndex == index && !new.contains(address) { return false }
+        for address in new where address.interfaceIndex == index && !old.contains(address) { return false }
+        return true
+    }
+
+    private static func addressesByLink(_ snapshot: KernelSnapshot) -> [Int: Set<InterfaceAddress>] {
+        var result: [Int: Set<InterfaceAddress>] = [:]
+        for address in snapshot.addresses { result[address.interfaceIndex, default: []].insert(address) }
+        return result
+    }
+}

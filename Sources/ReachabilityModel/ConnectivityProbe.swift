@@ -1,0 +1,95 @@
+import ReachabilitySystem
+/// A connectivity probe: what to ask, and how often, to tell a route from the internet.
+///
+/// Two kinds, validated when the value is made:
+/// - `http://HOST[:PORT]/PATH`: an HTTP/1.1 GET. It succeeds on status 204, or, when
+///   `expecting` is given, on status 200 whose body contains that text. Plain HTTP on purpose:
+///   captive portals intercept it. No redirect is followed, no cookie kept.
+/// - `tcp://HOST:PORT`: succeeds when the connection is accepted.
+///
+/// Set it on a monitor with ``PathMonitor/connectivityProbe``; monitors of one namespace with
+/// equal probes share one prober.
+///
+/// ```swift
+/// let probe = try ConnectivityProbe(url: "http://connectivity-check.ubuntu.com/")  // answers 204
+/// ```
+public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of probe, from the URL's scheme.
+    public enum Kind: String, Sendable, Hashable {
+        /// `http://`: a GET.
+        case http
+        /// `tcp://`: a connection.
+        case tcp
+    }
+
+    /// The URL as given.
+    public let url: String
+    /// `http` or `tcp`.
+    public let kind: Kind
+    /// The host: a name, or an IPv4 or IPv6 address (without brackets).
+    public let host: String
+    /// The port: from the URL, else 80 for `http://`.
+    public let port: UInt16
+    /// The request target of an `http://` probe (`/` when the URL has no path); empty for `tcp://`.
+    public let path: String
+    /// The text a status 200 body must contain; nil: only 204 succeeds.
+    public let expectedText: String?
+    /// How long one probe may take, resolution included. Default 5 s.
+    public let timeout: Duration
+    /// How long between probes while `full`; the ceiling of the backoff while `limited` or `portal`. Default 300 s.
+    public let interval: Duration
+
+    /// Validates a probe.
+    ///
+    /// - Parameters:
+    ///   - url: `http://HOST[:PORT][/PATH]` or `tcp://HOST:PORT`; an IPv6 host in brackets.
+    ///   - expecting: for `http://`, a text (not empty) a status 200 body must contain; default nil.
+    ///   - timeout: the deadline of one probe, more than zero; default 5 s.
+    ///   - interval: the time between probes while `full`, at least the timeout; default 300 s.
+    /// - Throws: `ReachabilityError.invalidProbe` naming what is wrong: another scheme, no host,
+    ///   no or a zero port, a space or control character, an empty expected text, a bad timeout or interval.
+    public init(url: String, expecting: String? = nil, timeout: Duration = .seconds(5),
+                interval: Duration = .seconds(300)) throws(ReachabilityError) {
+        let parts = try ProbeURL.parse(url)
+        if parts.kind == .tcp, expecting != nil {
+            throw .invalidProbe(url, reason: "an expected text needs an http:// probe")
+        }
+        guard timeout > .zero else { throw .invalidProbe(url, reason: "the timeout must be more than zero") }
+        guard interval >= timeout else { throw .invalidProbe(url, reason: "the interval must be at least the timeout") }
+        if expecting?.isEmpty == true {
+            throw .invalidProbe(url, reason: "the expected text is empty (any status 200 would pass, a portal's page too)")
+        }
+        if let expecting, expecting.utf8.count > ProbeLimits.bodyBytes {
+            throw .invalidProbe(url, reason: "the expected text is longer than \(ProbeLimits.bodyBytes) bytes")
+        }
+        self.url = url
+        self.kind = parts.kind
+        self.host = parts.host
+        self.port = parts.port
+        self.path = parts.path
+        self.expectedText = expecting
+        self.timeout = timeout
+        self.interval = interval
+    }
+
+    /// `http://192.0.2.1/generate_204`, with ` expecting "ok"` when a text is expected.
+    public var description: String {
+        expectedText.map { "\(url) expecting \"\($0)\"" } ?? url
+    }
+
+    /// `host:port`, with brackets for IPv6: the `Host` header and the base of a relative `Location`.
+    package var authority: String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return (kind == .http && port == 80) ? bracketed : "\(bracketed):\(port)"
+    }
+}
+
+/// The caps on what a probe reads: a portal's page is not worth more.
+package enum ProbeLimits {
+    /// The status line and headers, together.
+    package static let headBytes = 8 * 1024
+    /// The body read while looking for the expected text.
+    package static let bodyBytes = 4 * 1024
+    /// A `Location` kept as `portalURL`.
+    package static let locationBytes = 2048
+}

@@ -1,0 +1,33 @@
+import ReachabilitySystem
+
+/// What the host's configuration says about interfaces, beyond what the kernel knows.
+///
+/// Given to a monitor when it is made (`PathMonitor(namespace:interfacePolicy:)` and the other
+/// initialisers) and fixed for its life: it is configuration, not process-wide state. Monitors of
+/// one namespace with equal policies share an engine; a different policy opens an engine of its
+/// own (its own netlink sockets), so a process should keep to one policy per namespace unless it
+/// needs two. To change the policy, make new monitors with the new one.
+public struct InterfacePolicy: Sendable, Hashable {
+    /// Interfaces whose paths are `isExpensive` besides cellular ones and phone tethering (e.g. a metered LTE router's link).
+    public var expensiveInterfaceNames: Set<String>
+    /// Interfaces whose paths are `isConstrained` (Low Data Mode has no Linux equivalent: only this list sets it).
+    public var constrainedInterfaceNames: Set<String>
+    /// The root sysfs is read from to classify devices (`ROOT/class/net/IF/uevent`, `phy80211`, `wireless`,
+    /// `device/driver`). nil: `/sys`, read only for the process's own namespace, since another
+    /// namespace's devices are not in this process's sysfs (ioctls made inside it answer instead).
+    /// Set, it is read for every namespace: a test hook, pointed at fixtures of Wi-Fi, WWAN and
+    /// Bluetooth devices; not public API.
+    package var sysfsRoot: String?
+
+    /// - Parameters: see the properties; all empty by default.
+    public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = []) {
+        self.expensiveInterfaceNames = expensiveInterfaceNames
+        self.constrainedInterfaceNames = constrainedInterfaceNames
+    }
+
+    /// A policy that reads sysfs under `sysfsRoot` (tests).
+    package init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?) {
+        self.init(expensiveInterfaceNames: expensiveInterfaceNames, constrainedInterfaceNames: constrainedInterfaceNames)
+        self.sysfsRoot = sysfsRoot
+    }
+}

@@ -1,0 +1,242 @@
+import ReachabilitySystem
+/// The state of a monitor's target, as `NWPath` describes a path.
+public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
+    /// `NWPath.Status`.
+    public enum Status: Sendable, Hashable, CustomStringConvertible {
+        /// The target is reachable now.
+        case satisfied
+        /// No route, or one that leads nowhere.
+        case unsatisfied
+        /// A route exists, but its interface must connect first (no carrier, or dormant).
+        case requiresConnection
+
+        public var description: String {
+            switch self {
+            case .satisfied: "satisfied"
+            case .unsatisfied: "unsatisfied"
+            case .requiresConnection: "requiresConnection"
+            }
+        }
+    }
+
+    /// Why a path is not satisfied.
+    public enum UnsatisfiedReason: Sendable, Hashable, CustomStringConvertible {
+        /// No route, or the route is `unreachable`, `blackhole`, `prohibit` or `throw`.
+        case noRoute
+        /// The route's interface is up but has no carrier, or is dormant.
+        case linkDown
+        /// The route's interface is administratively down.
+        case interfaceDown
+        /// The local address of an address pair is not one of this host's.
+        case localAddressUnavailable
+        /// The required interface type is not in use, or only prohibited ones are.
+        case requiredInterfaceUnavailable
+        /// The host name did not resolve.
+        case nameNotResolved
+        /// No name server is configured.
+        case noDNSServer
+        /// The monitored network namespace no longer exists.
+        case namespaceUnavailable
+
+        /// The camelCase word `reachability --json` prints.
+        public var description: String {
+            switch self {
+            case .noRoute: "noRoute"
+            case .linkDown: "linkDown"
+            case .interfaceDown: "interfaceDown"
+            case .localAddressUnavailable: "localAddressUnavailable"
+            case .requiredInterfaceUnavailable: "requiredInterfaceUnavailable"
+            case .nameNotResolved: "nameNotResolved"
+            case .noDNSServer: "noDNSServer"
+            case .namespaceUnavailable: "namespaceUnavailable"
+            }
+        }
+    }
+
+    /// The fields, in one reference-counted box that copies share until one of them changes (copy
+    /// on write). A monitor keeps several paths (current, last queued, last delivered per face)
+    /// and a delivery copies one per face: inline, each was a struct of some 200 bytes with a
+    /// retain per array and string; boxed, it is one pointer (10,000 monitors' heap, BENCHMARKS.md).
+    private var storage: Storage
+
+    /// Whether the target can be reached now.
+    public var status: Status {
+        get { storage.fields.status }
+        set { uniqueStorage().fields.status = newValue }
+    }
+    /// Why not, when `status` is not `satisfied`; nil when it is.
+    public var unsatisfiedReason: UnsatisfiedReason? {
+        get { storage.fields.unsatisfiedReason }
+        set { uniqueStorage().fields.unsatisfiedReason = newValue }
+    }
+    /// The SCNetworkReachability flags of the target.
+    public var flags: ReachabilityFlags {
+        get { storage.fields.flags }
+        set { uniqueStorage().fields.flags = newValue }
+    }
+    /// AFNetworking's status for `flags`, computed from them, so never out of step with them.
+    public var reachabilityStatus: ReachabilityStatus { ReachabilityStatus(flags: flags) }
+    /// The interface the target's route leaves by.
+    public var interface: NetworkInterface? {
+        get { storage.fields.interface }
+        set { uniqueStorage().fields.interface = newValue }
+    }
+    /// Interfaces that are up, have carrier and hold an address that reaches beyond their link
+    /// (an interface with only link-local addresses, such as a container's host-side veth, is
+    /// listed only when the target's route uses it); the one the target's route uses first, then
+    /// by default-route metric.
+    public var availableInterfaces: [NetworkInterface] {
+        get { storage.fields.availableInterfaces }
+        set { uniqueStorage().fields.availableInterfaces = newValue }
+    }
+    /// The gateways of the route in use (the command prints them with `IPAddress.addressString`).
+    public var gateways: [IPAddress] {
+        get { storage.fields.gateways }
+        set { uniqueStorage().fields.gateways = newValue }
+    }
+    /// The route leaves by an expensive interface (cellular).
+    public var isExpensive: Bool {
+        get { storage.fields.isExpensive }
+        set { uniqueStorage().fields.isExpensive = newValue }
+    }
+    /// The route leaves by an interface the configuration calls constrained.
+    public var isConstrained: Bool {
+        get { storage.fields.isConstrained }
+        set { uniqueStorage().fields.isConstrained = newValue }
+    }
+    /// IPv4 has a usable route for the target.
+    public var supportsIPv4: Bool {
+        get { storage.fields.supportsIPv4 }
+        set { uniqueStorage().fields.supportsIPv4 = newValue }
+    }
+    /// IPv6 has a usable route for the target.
+    public var supportsIPv6: Bool {
+        get { storage.fields.supportsIPv6 }
+        set { uniqueStorage().fields.supportsIPv6 = newValue }
+    }
+    /// At least one name server is configured.
+    public var supportsDNS: Bool {
+        get { storage.fields.supportsDNS }
+        set { uniqueStorage().fields.supportsDNS = newValue }
+    }
+    /// For a host-name target: the addresses it resolved to, in the resolver's order; empty otherwise.
+    public var resolvedAddresses: [IPAddress] {
+        get { storage.fields.resolvedAddresses }
+        set { uniqueStorage().fields.resolvedAddresses = newValue }
+    }
+    /// For a host-name target: the last lookup failed for a reason that may pass (a timeout,
+    /// SERVFAIL), so `resolvedAddresses` are those of the last success.
+    public var resolvedAddressesAreStale: Bool {
+        get { storage.fields.resolvedAddressesAreStale }
+        set { uniqueStorage().fields.resolvedAddressesAreStale = newValue }
+    }
+    // Connectivity: set by the monitor's probe, never by the engine.
+    /// Whether the monitor's ``ConnectivityProbe`` got through: `unknown` without a probe or
+    /// before the first answer since the path changed, `none` while the path is not satisfied.
+    public var connectivity: Connectivity {
+        get { storage.fields.connectivity }
+        set { uniqueStorage().fields.connectivity = newValue }
+    }
+    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; else nil.
+    public var portalURL: String? {
+        get { storage.fields.portalURL }
+        set { uniqueStorage().fields.portalURL = newValue }
+    }
+    /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
+    public var connectivitySource: ConnectivitySource? {
+        get { storage.fields.connectivitySource }
+        set { uniqueStorage().fields.connectivitySource = newValue }
+    }
+
+    /// Makes a path value; the library makes them, tests and adapters may too.
+    public init(
+        status: Status, unsatisfiedReason: UnsatisfiedReason?, flags: ReachabilityFlags,
+        interface: NetworkInterface?, availableInterfaces: [NetworkInterface], gateways: [IPAddress],
+        isExpensive: Bool, isConstrained: Bool, supportsIPv4: Bool, supportsIPv6: Bool, supportsDNS: Bool
+    ) {
+        storage = Storage(Fields(
+            status: status, unsatisfiedReason: unsatisfiedReason, flags: flags, interface: interface,
+            availableInterfaces: availableInterfaces, gateways: gateways, isExpensive: isExpensive,
+            isConstrained: isConstrained, supportsIPv4: supportsIPv4, supportsIPv6: supportsIPv6,
+            supportsDNS: supportsDNS
+        ))
+    }
+
+    /// Whether the path's route uses an interface of `type`.
+    public func usesInterfaceType(_ type: NetworkInterface.InterfaceType) -> Bool {
+        interface?.type == type
+    }
+
+    /// One line for a log: `satisfied via eth0 gw 10.0.0.1 flags -R ------d`.
+    public var description: String {
+        var text = status.description
+        if !resolvedAddresses.isEmpty { text += " [\(resolvedAddresses.map(\.description).joined(separator: ","))]" }
+        if let unsatisfiedReason { text += " (\(unsatisfiedReason))" }
+        if let interface { text += " via \(interface.name)" }
+        if !gateways.isEmpty { text += " gw \(gateways.map(\.addressString).joined(separator: ","))" }
+        text += " flags \(flags)"
+        if connectivity != .unknown { text += " connectivity \(connectivity)" }
+        if let portalURL { text += " portal \(portalURL)" }
+        var traits: [String] = []
+        if supportsIPv4 { traits.append("ipv4") }
+        if supportsIPv6 { traits.append("ipv6") }
+        if supportsDNS { traits.append("dns") }
+        if isExpensive { traits.append("expensive") }
+        if isConstrained { traits.append("constrained") }
+        if resolvedAddressesAreStale { traits.append("stale-addresses") }
+        if !traits.isEmpty { text += " [\(traits.joined(separator: " "))]" }
+        return text
+    }
+
+    /// The path of a target that has not been evaluated, or whose namespace is gone.
+    package static func unsatisfied(_ reason: UnsatisfiedReason) -> NetworkPath {
+        NetworkPath(
+            status: .unsatisfied, unsatisfiedReason: reason, flags: [], interface: nil, availableInterfaces: [],
+            gateways: [], isExpensive: false, isConstrained: false, supportsIPv4: false, supportsIPv6: false,
+            supportsDNS: false
+        )
+    }
+}
+
+extension NetworkPath {
+    /// What a path holds; `NetworkPath`'s properties read and write these.
+    package struct Fields: Hashable, Sendable {
+        package var status: Status
+        package var unsatisfiedReason: UnsatisfiedReason?
+        package var flags: ReachabilityFlags
+        package var interface: NetworkInterface?
+        package var availableInterfaces: [NetworkInterface]
+        package var gateways: [IPAddress]
+        package var isExpensive: Bool
+        package var isConstrained: Bool
+        package var supportsIPv4: Bool
+        package var supportsIPv6: Bool
+        package var supportsDNS: Bool
+        package var resolvedAddresses: [IPAddress] = []
+        package var resolvedAddressesAreStale: Bool = false
+        package var connectivity: Connectivity = .unknown
+        package var portalURL: String?
+        package var connectivitySource: ConnectivitySource?
+    }
+
+    /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while
+    /// one path alone holds the box; a box that two paths share is never written.
+    package final class Storage: @unchecked Sendable {
+        package var fields: Fields
+        package init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// The box, made this path's own first when another path shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
+
+    public static func == (lhs: NetworkPath, rhs: NetworkPath) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
+    }
+}

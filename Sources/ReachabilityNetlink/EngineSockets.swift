@@ -1,0 +1,35 @@
+import ReachabilityModel
+import ReachabilitySystem
+/// Both sockets of an engine, made together inside the namespace and freed together.
+package final class EngineSockets {
+    package let events: KernelEventSocket
+    package let lookup: RouteLookupSocket
+    package let inspector: LinkInspector
+
+    /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
+    package init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) throws(NetlinkError) {
+        events = try KernelEventSocket()
+        lookup = try RouteLookupSocket()
+        inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn, policy: policy)
+    }
+
+    /// Opens both sockets inside `namespace`; links are classified under `policy`.
+    package static func open(in namespace: NetworkNamespace, namespaceIsProcessOwn: Bool,
+                     policy: InterfacePolicy) throws(ReachabilityError) -> EngineSockets {
+        try NamespaceEntry.run(in: namespace) { () throws(NetlinkError) in
+            try EngineSockets(namespaceIsProcessOwn: namespaceIsProcessOwn, policy: policy)
+        }
+    }
+
+    /// Rebuilds the event socket's caches from fresh dumps on the lookup socket, which joined no group.
+    package func refill() throws(ReachabilityError) {
+        do { try events.refill(using: lookup.netlinkSocket) } catch { throw error.reachabilityError }
+    }
+
+    /// Links and addresses from the caches, with each link's device traits.
+    package func freshSnapshot() -> KernelSnapshot {
+        var snapshot = events.snapshot()
+        inspector.inspect(&snapshot.links)
+        return snapshot
+    }
+}

@@ -1,0 +1,295 @@
+import ReachabilityModel
+import ReachabilitySystem
+import CNetlink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one drain of the event socket found.
+package struct DrainResult: Sendable, Equatable {
+    /// A link or address object was added, changed or removed in the caches.
+    package var linksOrAddressesChanged = false
+    /// A route, policy-rule or nexthop message arrived (routes are not cached: this is only a wake-up).
+    package var routesChanged = false
+    /// Which route questions those messages can affect.
+    package var routeChanges = RouteChanges()
+    /// A route, address, link, rule or nexthop was deleted. The kernel announces some deletions
+    /// before it has finished them (fib_table_delete sends RTM_DELROUTE before removing the
+    /// alias), so a lookup made at once can still meet the old route: the engine looks again.
+    package var hadDeletions: Bool { deletions > 0 }
+    /// How many deletions and route messages (routes, rules, nexthops) the drain held: a drain
+    /// that is one route deletion alone lets the engine look again only where it saw no change.
+    package var deletions = 0
+    package var routeMessages = 0
+
+    /// The drain held a single route deletion and nothing else that moves routes.
+    package var isSingleRouteDeletion: Bool { deletions == 1 && routeMessages == 1 && !linksOrAddressesChanged }
+    /// The kernel dropped events because the receive buffer was full (ENOBUFS).
+    package var overrun = false
+    /// Messages not sent by the kernel (sender port not 0), dropped unread.
+    package var forgedDropped = 0
+    /// Messages from the kernel, read.
+    package var messages = 0
+
+    package var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun }
+}
+
+/// The destination prefix of an RTM_NEWROUTE/RTM_DELROUTE message (no RTA_DST: the default route).
+///
+/// - Returns: nil for a family other than IPv4 and IPv6, or a message too short to read.
+private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePrefix? {
+    guard header.pointee.nlmsg_len >= UInt32(MemoryLayout<nlmsghdr>.size + MemoryLayout<rtmsg>.size),
+          let payload = nlmsg_data(header) else { return nil }
+    let route = payload.loadUnaligned(as: rtmsg.self)
+    let family: IPAddress.Family
+    switch Int32(route.rtm_family) {
+    case AF_INET: family = .ipv4
+    case AF_INET6: family = .ipv6
+    default: return nil
+    }
+    var bytes = UnsafeRawBufferPointer(start: nil, count: 0)  // no RTA_DST: zeros
+    if let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
+       let data = nla_data(attribute) {
+        bytes = UnsafeRawBufferPointer(start: data, count: min(Int(nla_len(attribute)), family.byteCount))
+    }
+    return RoutePrefix(family: family, bytes: bytes, length: Int(route.rtm_dst_len))
+}
+
+/// Counters the C callbacks write while `nl_cache_mngr_data_ready` runs on the engine's queue.
+///
+/// Passed to libnl unretained: `KernelEventSocket` holds it for longer than the manager lives.
+private final class CallbackInbox {
+    var result = DrainResult()
+}
+
+/// The engine's event socket: libnl's cache manager holding links and addresses, on a socket the
+/// engine owns, which also joins the route and rule groups as a wake-up.
+///
+/// - Messages whose sender port is not 0 are dropped before libnl parses them (libnl checks no sender).
+/// - `RTNLGRP_IPV6_IFINFO` is dropped after the link cache is added: libnl 3.7 keeps ghost AF_INET6
+///   link objects from it forever.
+/// - Every call happens on the engine's queue: libnl's reference counts are not atomic.
+package final class KernelEventSocket {
+    private let socket: OpaquePointer
+    private let manager: OpaquePointer
+    private let linkCache: OpaquePointer
+    private let addressCache: OpaquePointer
+    private let inbox = CallbackInbox()
+
+    /// The receive buffer asked for: at 4 MiB a burst of tens of thousands of route events fits
+    /// before ENOBUFS. Capped by `net.core.rmem_max` unless the process may force it.
+    package static let receiveBufferSize: Int32 = 4 << 20
+
+    /// libnl's buffer for one received datagram (one event message).
+    package static let messageBufferSize = 64 << 10
+
+    /// Opens the socket, the manager and both caches in the calling thread's namespace, and fills the caches.
+    package init() throws(NetlinkError) {
+        ProcessExitGuard.install()
+        guard let socket = nl_socket_alloc() else { throw .noMemory("nl_socket_alloc") }
+        var manager: OpaquePointer?
+        do {
+            #if DEBUG
+            try SetupFaults.trip(.eventSocket)
+            #endif
+            // The manager opens two sockets; if the second fails, libnl < 3.12 aborts (see DescriptorReserve).
+            try DescriptorReserve.ensure(2, for: "engine's event socket")
+            // flags 0: NL_AUTO_PROVIDE would publish the caches process-wide (libnl issue #273).
+            try checkResource("nl_cache_mngr_alloc", "engine's event socket") {
+                nl_cache_mngr_alloc(socket, NETLINK_ROUTE, 0, &manager)
+            }
+        } catch {
+            // On failure the manager is gone and our socket closed, but not freed.
+            nl_socket_free(socket)
+            throw error
+        }
+        guard let manager else {
+            nl_socket_free(socket)
+            throw .noMemory("nl_cache_mngr_alloc")
+        }
+        let context = Unmanaged.passUnretained(inbox).toOpaque()
+        nl_socket_modify_cb(socket, NL_CB_MSG_IN, NL_CB_CUSTOM, { message, context in
+            guard let message, let context else { return Int32(NL_SKIP.rawValue) }
+            let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
+            guard let sender = nlmsg_get_src(message), sender.pointee.nl_pid == 0 else {
+                inbox.result.forgedDropped += 1
+                return Int32(NL_SKIP.rawValue)
+            }
+            inbox.result.messages += 1
+            let header = nlmsg_hdr(message)!
+            switch Int32(header.pointee.nlmsg_type) {
+            case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):
+                inbox.result.deletions += 1
+            default:
+                break
+            }
+            switch Int32(header.pointee.nlmsg_type) {
+            case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
+                inbox.result.routesChanged = true
+                inbox.result.routeMessages += 1
+                if let prefix = routePrefix(of: header) {
+                    inbox.result.routeChanges.note(prefix)
+                } else {
+                    inbox.result.routeChanges.isBroad = true
+                }
+            case Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
+                inbox.result.routesChanged = true
+                inbox.result.routeMessages += 1
+                inbox.result.routeChanges.isBroad = true
+            default:
+                break
+            }
+            return Int32(NL_OK.rawValue)
+        }, context)
+
+        var linkCache: OpaquePointer?
+        var addressCache: OpaquePointer?
+        let changed: change_func_t = { _, _, _, context in
+            guard let context else { return }
+            Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().result.linksOrAddressesChanged = true
+        }
+        do {
+            #if DEBUG
+            try SetupFaults.trip(.eventManager)
+            #endif
+            try check("nl_cache_mngr_add(route/link)", nl_cache_mngr_add(manager, "route/link", changed, context, &linkCache))
+            #if DEBUG
+            try SetupFaults.trip(.linkCache)
+            #endif
+            _ = nl_socket_drop_membership(socket, Int32(RTNLGRP_IPV6_IFINFO.rawValue))
+            try check("nl_cache_mngr_add(route/addr)", nl_cache_mngr_add(manager, "route/addr", changed, context, &addressCache))
+            #if DEBUG
+            try SetupFaults.trip(.addressCache)
+            #endif
+            // Nexthop objects: routes that use them change with no route message of their own.
+            for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP] {
+                try check("nl_socket_add_membership", nl_socket_add_membership(socket, Int32(group.rawValue)))
+            }
+        } catch {
+            nl_cache_mngr_free(manager)
+            nl_socket_free(socket)
+            throw error
+        }
+        guard let linkCache, let addressCache else {
+            nl_cache_mngr_free(manager)
+            nl_socket_free(socket)
+            throw .noMemory("nl_cache_mngr_add")
+        }
+        // One recvmsg per message: libnl peeks at each message first to size its buffer, which
+        // doubles the reads of every event. Event messages are a few KiB (a link notification
+        // carries no VF list); a larger one is reported as truncated and handled as an overrun.
+        nl_socket_disable_msg_peek(socket)
+        _ = nl_socket_set_msg_buf_size(socket, Self.messageBufferSize)
+        _ = nl_socket_set_buffer_size(socket, Self.receiveBufferSize, 0)
+        var size = Self.receiveBufferSize
+        // SO_RCVBUFFORCE passes rmem_max when the process has CAP_NET_ADMIN; without it this fails harmlessly.
+        _ = setsockopt(nl_socket_get_fd(socket), SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size))
+        self.socket = socket
+        self.manager = manager
+        self.linkCache = linkCache
+        self.addressCache = addressCache
+        inbox.result = DrainResult()
+    }
+
+    deinit {
+        // The manager frees its caches and closes the socket but does not free it.
+        ProcessExitGuard.unlessExiting {
+            nl_cache_mngr_free(manager)
+            nl_socket_free(socket)
+        }
+    }
+
+    /// The descriptor to watch for readability.
+    package var fileDescriptor: Int32 { nl_cache_mngr_get_fd(manager) }
+
+    /// Reads until the socket is empty, applying link and address events to the caches.
+    ///
+    /// After ENOBUFS libnl stops; we keep reading what is still queued, and report the overrun so
+    /// the engine refills the caches from fresh dumps.
+    package func drain() -> DrainResult {
+        inbox.result = DrainResult()
+        // Bounded: each round empties what is queued; new events arriving meanwhile wake us again.
+        for _ in 0..<64 {
+            let processed = nl_cache_mngr_data_ready(manager)
+            // ENOBUFS comes back as NLE_NOMEM; a message larger than our buffer as NLE_MSG_TRUNC.
+            // Either way events were lost: refill from dumps.
+            if processed == -Int32(NLE_NOMEM) || processed == -Int32(NLE_MSG_TRUNC) {
+                inbox.result.overrun = true
+                continue
+            }
+            break
+        }
+        return inbox.result
+    }
+
+    /// Rebuilds both caches from fresh dumps on `dumpSocket` (one that joined no group).
+    package func refill(using dumpSocket: OpaquePointer) throws(NetlinkError) {
+        try check("nl_cache_refill(route/link)", nl_cache_refill(dumpSocket, linkCache))
+        try check("nl_cache_refill(route/addr)", nl_cache_refill(dumpSocket, addressCache))
+    }
+
+    /// Copies the cached links and addresses into Swift values.
+    package func snapshot() -> KernelSnapshot {
+        // Sized once from the caches' counts: this runs on every link or address change, and
+        // growing the containers as they fill cost several allocations each time.
+        let collector = SnapshotCollector(links: Int(nl_cache_nitems(linkCache)), addresses: Int(nl_cache_nitems(addressCache)))
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        withExtendedLifetime(collector) {
+            nl_cache_foreach(linkCache, { object, context in
+                guard let object, let context else { return }
+                Unmanaged<SnapshotCollector>.fromOpaque(context).takeUnretainedValue().addLink(object)
+            }, context)
+            nl_cache_foreach(addressCache, { object, context in
+                guard let object, let context else { return }
+                Unmanaged<SnapshotCollector>.fromOpaque(context).takeUnretainedValue().addAddress(object)
+            }, context)
+        }
+        var snapshot = KernelSnapshot()
+        snapshot.links = collector.links
+        for (index, bridge) in collector.bridgeOnly where snapshot.links[index] == nil {
+            snapshot.links[index] = bridge
+        }
+        collector.addresses.removeAll { snapshot.links[$0.interfaceIndex] == nil }
+        snapshot.addresses = collector.addresses
+        return snapshot
+    }
+}
+
+/// Gathers Swift values inside `nl_cache_foreach`; libnl objects never leave the callback.
+private final class SnapshotCollector {
+    var links: [Int: LinkState]
+    var bridgeOnly: [Int: LinkState] = [:]
+    var addresses: [InterfaceAddress] = []
+
+    init(links: Int, addresses: Int) {
+        self.links = Dictionary(minimumCapacity: links)
+        self.addresses.reserveCapacity(addresses)
+    }
+
+    func addLink(_ link: OpaquePointer) {
+        let family = rtnl_link_get_family(link)
+        let kind = rtnl_link_get_type(link).map { String(cString: $0) }
+        // AF_UNSPEC objects are the links; AF_BRIDGE ones only stand in for a bridge we have no other record of.
+        guard family == AF_UNSPEC || (family == AF_BRIDGE && kind == "bridge") else { return }
+        let index = Int(rtnl_link_get_ifindex(link))
+        let state = LinkState(
+            index: index,
+            name: rtnl_link_get_name(link).map { String(cString: $0) } ?? "if\(index)",
+            flags: LinkState.Flags(rawValue: UInt32(rtnl_link_get_flags(link))),
+            operationalState: LinkState.OperationalState(rawValue: rtnl_link_get_operstate(link)) ?? .unknown,
+            hardwareType: UInt32(rtnl_link_get_arptype(link)),
+            kind: kind
+        )
+        if family == AF_UNSPEC { links[index] = state } else { bridgeOnly[index] = state }
+    }
+
+    func addAddress(_ object: OpaquePointer) {
+        guard let address = IPAddress(netlinkAddress: rtnl_addr_get_local(object)) else { return }
+        addresses.append(InterfaceAddress(
+            interfaceIndex: Int(rtnl_addr_get_ifindex(object)),
+            address: address,
+            prefixLength: Int(rtnl_addr_get_prefixlen(object)),
+            scope: UInt8(truncatingIfNeeded: rtnl_addr_get_scope(object))
+        ))
+    }
+}

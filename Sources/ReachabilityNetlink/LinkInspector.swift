@@ -1,0 +1,126 @@
+import ReachabilityModel
+import ReachabilitySystem
+import CNetlink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds a link's `LinkTraits` through sysfs, or through ioctls on a socket made inside the
+/// monitored namespace when sysfs cannot speak for it. Results are cached per ifindex and read
+/// again only when the link's name or kind changes. The policy is the engine's, fixed for its life
+/// (a monitor with another policy has another engine). Confined to the engine's queue.
+package final class LinkInspector {
+    private struct Key: Hashable {
+        var name: String
+        var kind: String?
+    }
+
+    /// An AF_INET datagram socket made in the namespace: the handle for SIOCGIWNAME and SIOCETHTOOL.
+    private let controlSocket: Int32
+    /// Whether `/sys` describes the monitored namespace (it is the process's own).
+    private let sysfsSpeaksForNamespace: Bool
+    private let policy: InterfacePolicy
+    private var cache: [Int: (Key, LinkTraits)] = [:]
+
+    /// Must run inside the namespace (the control socket belongs to the namespace it was made in).
+    package init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) {
+        controlSocket = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        sysfsSpeaksForNamespace = namespaceIsProcessOwn
+        self.policy = policy
+    }
+
+    deinit {
+        if controlSocket >= 0 { Syscalls.close(controlSocket) }
+    }
+
+    /// Fills in the traits of every link, from the cache where the link did not change.
+    package func inspect(_ links: inout [Int: LinkState]) {
+        cache = cache.filter { links[$0.key] != nil }
+        for (index, link) in links {
+            let key = Key(name: link.name, kind: link.kind)
+            if let (cachedKey, traits) = cache[index], cachedKey == key {
+                links[index]?.traits = traits
+                continue
+            }
+            var traits = traitsFromDevice(link)
+            traits.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
+            traits.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
+            cache[index] = (key, traits)
+            links[index]?.traits = traits
+        }
+    }
+
+    private func traitsFromDevice(_ link: LinkState) -> LinkTraits {
+        // Virtual links (veth, bridge, tun, ...) have no device to ask, unless fixtures say otherwise.
+        if (link.isLoopback || link.kind != nil) && policy.sysfsRoot == nil { return LinkTraits() }
+        if let root = policy.sysfsRoot ?? (sysfsSpeaksForNamespace ? "/sys" : nil) {
+            return Self.traitsFromSysfs(root: root, name: link.name)
+        }
+        return traitsFromIoctls(link.name)
+    }
+
+    private func traitsFromIoctls(_ name: String) -> LinkTraits {
+        guard controlSocket >= 0 else { return LinkTraits() }
+        var traits = LinkTraits()
+        traits.isWireless = CNetlink_isWireless(controlSocket, name) == 1
+        var buffer = [CChar](repeating: 0, count: 64)
+        if CNetlink_driverName(controlSocket, name, &buffer, buffer.count) == 0 {
+            traits.driver = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
+        return traits
+    }
+
+    package static func traitsFromSysfs(root: String, name: String) -> LinkTraits {
+        let directory = "\(root)/class/net/\(name)"
+        var traits = LinkTraits()
+        if let uevent = readSmallFile("\(directory)/uevent") {
+            let fields = UEvent.parse(uevent)
+            traits.deviceType = fields["DEVTYPE"]
+        }
+        traits.isWireless = exists("\(directory)/phy80211") || exists("\(directory)/wireless")
+        if let link = readLink("\(directory)/device/driver") {
+            traits.driver = String(link.split(separator: "/").last ?? Substring(link))
+        } else if let uevent = readSmallFile("\(directory)/device/uevent") {
+            traits.driver = UEvent.parse(uevent)["DRIVER"]
+        }
+        // A USB network function's device is the interface; the product string sits one level up.
+        traits.usbProduct = readSmallFile("\(directory)/device/../product")
+            .map { String($0.trimmingSuffixWhitespace()) }
+        return traits
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    private static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Reads at most 64 KiB: sysfs attributes are small; a fixture that is not must not hurt.
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Syscalls.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 65536)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            total += count
+        }
+        return String(decoding: bytes[..<total], as: UTF8.self)
+    }
+}
+
+private extension String {
+    func trimmingSuffixWhitespace() -> Substring {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
+        return self[..<end]
+    }
+}
