@@ -25,6 +25,12 @@ package struct RouteChanges: Sendable, Equatable {
         }
     }
 
+    /// Adds what `other` can affect.
+    package mutating func formUnion(_ other: RouteChanges) {
+        if other.isBroad { isBroad = true }
+        for prefix in other.prefixes { note(prefix) }
+    }
+
     /// Whether the answer to `question` may have changed.
     package func affects(_ question: RouteQuestion) -> Bool {
         if isBroad { return true }

@@ -32,6 +32,20 @@ package struct DrainResult: Sendable, Equatable {
     package var messages = 0
 
     package var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun }
+
+    package init() {}
+
+    /// Adds a later drain, as if both had been one: what either changed, and both counts.
+    package mutating func formUnion(_ later: DrainResult) {
+        linksOrAddressesChanged = linksOrAddressesChanged || later.linksOrAddressesChanged
+        routesChanged = routesChanged || later.routesChanged
+        routeChanges.formUnion(later.routeChanges)
+        deletions += later.deletions
+        routeMessages += later.routeMessages
+        overrun = overrun || later.overrun
+        forgedDropped += later.forgedDropped
+        messages += later.messages
+    }
 }
 
 /// The destination prefix of an RTM_NEWROUTE/RTM_DELROUTE message (no RTA_DST: the default route).

@@ -4,7 +4,7 @@ import ReachabilityModel
 import ReachabilityNetlink
 import ReachabilityResolution
 import ReachabilitySystem
-/// A monitor's connectivity answer, kept beside the engine's path under the monitor's lock.
+/// A monitor's connectivity answer and the engine's path it is composed onto, under the monitor's lock.
 ///
 /// The engine's paths never carry connectivity; `compose` puts the probe's answer on each of
 /// them. An answer belongs to one epoch: the path's satisfied-ness, interface and gateways when
@@ -32,11 +32,17 @@ struct ConnectivityOverlay {
         case stop(ConnectivityProber)
     }
 
+    /// The engine's last path: what the answer is composed onto.
+    private(set) var enginePath: NetworkPath
     private(set) var prober: ConnectivityProber?
     /// The key of the satisfied path the answer is for; nil while unsatisfied or without a prober.
     private(set) var key: Key?
     private(set) var epoch: UInt64 = 0
     private var answer: ConnectivityAnswer?
+
+    init(enginePath: NetworkPath) {
+        self.enginePath = enginePath
+    }
 
     /// A new prober (or none): the old answer no longer holds.
     mutating func replaceProber(with prober: ConnectivityProber?) {
@@ -55,8 +61,10 @@ struct ConnectivityOverlay {
         epoch &+= 1
     }
 
-    /// `path` with the connectivity answer on it, and what the prober must hear.
+    /// Keeps the engine's `path` and returns it with the connectivity answer on it, and what the
+    /// prober must hear.
     mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
+        enginePath = path
         guard let prober else { return (path, .nothing) }
         guard path.status == .satisfied else {
             let wasSatisfied = key != nil
@@ -72,6 +80,11 @@ struct ConnectivityOverlay {
             return (Self.apply(nil, to: path, satisfied: true), .probe(prober))
         }
         return (Self.apply(answer, to: path, satisfied: true), .nothing)
+    }
+
+    /// The engine's last path composed again (after a new prober or answer).
+    mutating func recompose() -> (NetworkPath, Event) {
+        compose(enginePath)
     }
 
     /// `path` as `compose` would make it, without changing anything (for `currentPath`).

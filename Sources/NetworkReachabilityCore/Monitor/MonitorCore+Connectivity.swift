@@ -9,12 +9,12 @@ import Dispatch
 /// The monitor's side of connectivity probing: the prober's answers enter here and
 /// leave through the same numbered, deduplicated, generation-gated delivery as the engine's paths.
 extension MonitorCore {
-    /// Queues the path `body` makes (`State.enqueue`), for the probe's answers; nothing while a
+    /// Publishes the path `body` makes (`State.publish`), for the probe's answers; nothing while a
     /// host name's placeholder stands (its first real path comes from the engine).
     func prepareLocked(_ body: (inout State) -> NetworkPath?) -> PendingDelivery? {
-        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+        let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
             guard let path = body(&state), state.hasState else { return nil }
-            return state.enqueue(path)
+            return state.publish(path)
         }
         guard let (queue, delivery) = work else { return nil }
         return PendingDelivery(core: self, queue: queue, delivery: delivery)
@@ -28,7 +28,7 @@ extension MonitorCore {
             old = state.connectivity.prober
             state.connectivity.replaceProber(with: prober)
             let path: NetworkPath
-            (path, event) = state.connectivity.compose(state.enginePath)
+            (path, event) = state.connectivity.recompose()
             return path
         }
         if let old, old !== prober { old.unsubscribe(self) }
@@ -43,7 +43,7 @@ extension MonitorCore {
     func applyConnectivity(_ answer: ConnectivityAnswer, epoch: UInt64) {
         let pending = prepareLocked { state in
             guard state.connectivity.accept(answer, epoch: epoch) else { return nil }
-            return state.connectivity.compose(state.enginePath).0
+            return state.connectivity.recompose().0
         }
         pending.map { MonitorCore.dispatch([$0]) }
     }
@@ -80,13 +80,5 @@ extension MonitorCore {
             return state.connectivity.prober
         }
         prober?.reconsider()
-    }
-}
-
-extension MonitorCore.State {
-    /// Keeps the engine's `path` and returns it with the probe's answer, and what the prober must hear.
-    mutating func takeEnginePath(_ path: NetworkPath) -> (NetworkPath, ConnectivityOverlay.Event) {
-        enginePath = path
-        return connectivity.compose(path)
     }
 }

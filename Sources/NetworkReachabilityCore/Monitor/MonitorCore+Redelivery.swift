@@ -8,44 +8,29 @@ import Dispatch
 
 /// A face set on a scheduled monitor gets the current state first, as one set before scheduling does.
 extension MonitorCore {
-    /// A callback set on a scheduled monitor gets the current state first, as one set before
-    /// scheduling does: the first delivery may have run before it existed.
-    /// A name still being resolved has nothing to redeliver: its first result comes from the engine.
+    /// A face set on a scheduled monitor gets the current state first, as one set before
+    /// scheduling does: the first delivery may have run before it existed. The faces that saw it
+    /// already are not told again (`MonitorFaces.due`). A name still being resolved has nothing to
+    /// redeliver: its first result comes from the engine.
     ///
-    /// One locked step makes `change` (sets the face and forgets what it last saw), reads the
-    /// current state and queues it: a newer state the engine stores between a read and a separate
-    /// queueing would be overtaken by the older one, which would take the higher sequence number
-    /// and be delivered last.
+    /// One locked step makes `change` (sets the face), reads the current state and queues it: a
+    /// newer state the engine stores between a read and a separate queueing would be overtaken by
+    /// the older one, which would take the higher sequence number and be delivered last.
     func redeliverCurrent(after change: (inout State) -> Void = { _ in }) {
         #if DEBUG
         Self.beforeRedelivery.withLock { $0 }?()
         #endif
-        let work = state.withLock { state -> (DispatchQueue, Delivery)? in
+        let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
             change(&state)
-            return state.hasState ? state.enqueue(state.current) : nil
+            return state.hasState ? state.channel.enqueue(state.current, again: true) : nil
         }
         guard let (queue, delivery) = work else { return }
         Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).send()
     }
 
     #if DEBUG
-    /// Test hook (debug builds only): runs when a callback set on a monitor is about to get the
+    /// Test hook (debug builds only): runs when a face set on a monitor is about to get the
     /// current state, before that state is read, so a test can change the network in that moment.
     static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
     #endif
-
-    /// Setting a delegate on a scheduled monitor redelivers the current path to it (never a host
-    /// name's placeholder), as setting `pathHandler` does; the other faces dedupe on their own
-    /// records, so they do not see it twice.
-    var delegate: (any PathMonitorDelegate)? {
-        get { state.withLock { $0.delegate.delegate } }
-        set {
-            guard newValue != nil else { return state.withLock { $0.delegate.delegate = nil } }
-            redeliverCurrent { state in
-                state.delegate.delegate = newValue
-                state.lastQueuedPath = nil
-                state.lastDelegatePath = nil
-            }
-        }
-    }
 }

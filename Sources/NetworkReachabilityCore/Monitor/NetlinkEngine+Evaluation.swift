@@ -32,6 +32,7 @@ extension NetlinkEngine {
         evaluate(cores.map(\.target)) { position, path in
             guard let path else { return }
             let core = cores[position]
+            noteInterface(of: path, for: core)
             let update = core.record(path)
             if update.changed { metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             guard let delivery = update.delivery else { return }
@@ -43,6 +44,13 @@ extension NetlinkEngine {
         }
         MonitorCore.dispatch(batch)
         return unchanged
+    }
+
+    /// Keeps the interface `path` leaves by as `core`'s, for picking whom a link change can move.
+    func noteInterface(of path: NetworkPath, for core: MonitorCore) {
+        let id = ObjectIdentifier(core)
+        guard subscribers[id] != nil else { return }
+        subscriberInterfaces[id] = path.interface?.index
     }
 
     /// The resolution a host target is evaluated with; nil for other targets.

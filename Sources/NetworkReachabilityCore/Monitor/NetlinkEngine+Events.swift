@@ -11,13 +11,29 @@ import Logging
 extension NetlinkEngine {
     // MARK: - Events
 
+    /// The event socket is readable (the engine's thread, on the queue): absorb what it holds and
+    /// propagate it to the monitors.
     func handleReadable() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else { return }
-        apply(sockets.events.drain(), from: sockets)
+        absorb(sockets.events.drain(), from: sockets)
+        propagate()
     }
 
-    /// Brings the snapshot up to date with a drain and re-evaluates what it can have moved.
+    /// Brings the snapshot up to date with a drain; what it can have moved waits in `pending` for
+    /// `propagate`. A read absorbs on its caller's thread (so its answer never predates an event
+    /// the kernel already sent) but never propagates there: the re-evaluation of other monitors and
+    /// their deliveries are the engine's thread's, which the read wakes (`drainAndRefresh`).
+    func absorb(_ result: DrainResult, from sockets: EngineSockets) {
+        count(result)
+        guard result.anythingChanged else { return }
+        var change = pending ?? PendingChange(base: snapshot)
+        change.drained.formUnion(result)
+        pending = change
+        if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
+    }
+
+    /// Re-evaluates what the absorbed drains can have moved and delivers it, once for all of them.
     ///
     /// A change of an available link (or of its addresses), a rule, a nexthop or an overrun can
     /// move any target: all are evaluated again. A route event moves only the destinations inside
@@ -25,13 +41,13 @@ extension NetlinkEngine {
     /// that are available neither before nor after it (a container's veth) only the targets that
     /// leave by them or had no route (`LinkChanges`); with only those, just the subscribers they
     /// can move are asked about again.
-    func apply(_ result: DrainResult, from sockets: EngineSockets) {
-        count(result)
+    func propagate() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let change = pending else { return }
+        pending = nil
+        let result = change.drained
         if result.overrun { scheduleResync() }
-        guard result.linksOrAddressesChanged || result.routesChanged else { return }
-        let previous = snapshot
-        if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
-        let links = LinkChanges(from: previous, to: snapshot)
+        let links = LinkChanges(from: change.base, to: snapshot)
         var changes = result.routeChanges
         guard !links.isEmpty || !changes.isEmpty else { return }
         if result.hadDeletions && links.touchesAvailableLinks {
@@ -63,7 +79,7 @@ extension NetlinkEngine {
         } else {
             counters.scopedReevaluations += 1
             cores = subscribers.values.filter { core in
-                if links.mayMove(core.target, lastInterface: core.currentInterfaceIndex) { return true }
+                if links.mayMove(core.target, lastInterface: subscriberInterfaces[ObjectIdentifier(core)]) { return true }
                 guard !changes.isEmpty else { return false }
                 let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
                 return questions?.contains(where: changes.affects) ?? false
@@ -117,11 +133,13 @@ extension NetlinkEngine {
         reevaluate(after: pending.routes, links: pending.links, alsoLookingAt: named)
     }
 
-    /// Reads what is queued without waiting for the event thread, so a synchronous evaluation sees
-    /// every event the kernel sent before it.
+    /// For a read (on the queue, from the reader's thread): absorbs what the socket holds, so the
+    /// answer never predates an event the kernel already sent, and leaves its propagation to the
+    /// engine's thread, woken for it: a read never evaluates or delivers for other monitors.
     func drainAndRefresh() {
         guard let sockets else { return }
-        apply(sockets.events.drain(), from: sockets)
+        absorb(sockets.events.drain(), from: sockets)
+        if pending != nil { deferOnQueue { [weak self] in self?.propagate() } }
     }
 
     func count(_ result: DrainResult) {

@@ -51,6 +51,11 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
     var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
     var subscribers: [ObjectIdentifier: MonitorCore] = [:]
+    /// Drains absorbed and not yet propagated to the monitors (`absorb`, `propagate`).
+    var pending: PendingChange?
+    /// The interface of the path the engine last gave each subscriber (absent: no route), so that
+    /// picking whom a change can move reads no monitor's lock.
+    var subscriberInterfaces: [ObjectIdentifier: Int] = [:]
     /// The keys of `subscribers` as callers may read them off the queue, for `unsubscribe`
     /// (a pthread lock: touched from every thread that subscribes, and TSan sees it).
     private let subscribed = LockedState(Set<ObjectIdentifier>())
@@ -182,6 +187,7 @@ final class NetlinkEngine: @unchecked Sendable {
             subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
             // A name still being resolved gets its first callback when the resolution finishes.
             if let path = evaluate([core.target])[0] {
+                noteInterface(of: path, for: core)
                 core.record(path).send()
                 metrics?.record(path, of: core.target)
             }
@@ -199,6 +205,7 @@ final class NetlinkEngine: @unchecked Sendable {
             // and scheduled again at once: `subscribe` takes the queue directly): it is kept then.
             guard !subscribed.withLock({ $0.contains(id) }) else { return }
             subscribers[id] = nil
+            subscriberInterfaces[id] = nil
         }
     }
 

@@ -107,7 +107,7 @@ public final class PathMonitor: Sendable {
         }
         // A name not yet resolved has no state: its placeholder path is never delivered.
         let (initial, isResolved) = engine.evaluateNowNoting(target)
-        self.core = MonitorCore(target: target, initial: initial, hasState: isResolved)
+        self.core = MonitorCore(target: target, initial: initial, hasState: isResolved, metrics: engine.metrics)
         core.attach(owner: self)
     }
 

@@ -20,8 +20,7 @@ struct SecondLook {
     var isEmpty: Bool { routes.isEmpty && links.isEmpty && cores.isEmpty }
 
     mutating func formUnion(_ other: SecondLook) {
-        if other.routes.isBroad { routes.isBroad = true }
-        for prefix in other.routes.prefixes { routes.note(prefix) }
+        routes.formUnion(other.routes)
         links.formUnion(other.links)
         cores.merge(other.cores) { current, _ in current }
         movesDefaultRoutes = movesDefaultRoutes || other.movesDefaultRoutes

@@ -1,0 +1,96 @@
+import ReachabilityModel
+
+/// The callbacks of one monitor (its faces), each told only of the states it has not seen yet.
+///
+/// Every face PathMonitor offers on a queue is one entry here, and one adapter (`Callout.run`):
+/// the C callback with its retained context, the flags closure, `pathUpdateHandler`, the delegate.
+/// A face watches the flags or the whole path, and remembers the last one it was told, so a face
+/// set on a scheduled monitor is told the current state once without the others hearing it again.
+/// Faces run in the order of `Slot`. (The async sequences are the monitor's streams, yielded to
+/// on the engine's side; `ReachabilityManager` and Apple's functions sit on the flags closure.)
+struct MonitorFaces {
+    /// Where a face sits; also the order in which faces run.
+    enum Slot: Int, CaseIterable {
+        case callback, flagsHandler, pathHandler, delegate
+    }
+
+    struct WeakDelegate: @unchecked Sendable {
+        // `@unchecked`: a weak reference to a `Sendable` delegate, read and written under the monitor's lock.
+        weak var delegate: (any PathMonitorDelegate)?
+    }
+
+    /// What a face does with a state.
+    enum Callout: Sendable {
+        case callback(PathMonitor.Callback, CallbackContext?)
+        case flags(@Sendable (ReachabilityFlags) -> Void)
+        case path(@Sendable (NetworkPath) -> Void)
+        case delegate(WeakDelegate)
+
+        var watchesFlagsOnly: Bool {
+            switch self {
+            case .callback, .flags: true
+            case .path, .delegate: false
+            }
+        }
+
+        /// On the monitor's queue, under its callout lock. `owner` is the monitor the C callback
+        /// and the delegate are told of; nil once it is gone (they are skipped then).
+        func run(_ path: NetworkPath, owner: PathMonitor?) {
+            switch self {
+            case .callback(let callback, let context):
+                guard let owner else { return }
+                callback(OpaquePointer(Unmanaged.passUnretained(owner).toOpaque()), path.flags, context?.info)
+            case .flags(let handler):
+                handler(path.flags)
+            case .path(let handler):
+                handler(path)
+            case .delegate(let weak):
+                guard let owner, let delegate = weak.delegate else { return }
+                delegate.pathMonitor(owner, didUpdate: path)
+            }
+        }
+    }
+
+    private struct Face {
+        var callout: Callout
+        var lastSeen: NetworkPath?
+    }
+
+    private var faces: [Face?] = Array(repeating: nil, count: Slot.allCases.count)
+
+    func callout(at slot: Slot) -> Callout? {
+        faces[slot.rawValue]?.callout
+    }
+
+    /// Sets or clears the face at `slot`; a new face has seen nothing. - Returns: the face it
+    /// replaced, to be let go outside the lock (a context's `release` is the user's code).
+    mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
+        let old = faces[slot.rawValue]?.callout
+        faces[slot.rawValue] = callout.map { Face(callout: $0, lastSeen: nil) }
+        return old
+    }
+
+    /// A new schedule: every face is told the first state again.
+    mutating func forgetSeen() {
+        for index in faces.indices { faces[index]?.lastSeen = nil }
+    }
+
+    /// The faces `path` is news to, in slot order; each now counts it as seen.
+    mutating func due(for path: NetworkPath) -> [Callout] {
+        var due: [Callout] = []
+        for index in faces.indices {
+            guard let face = faces[index] else { continue }
+            let isNews = face.callout.watchesFlagsOnly ? face.lastSeen?.flags != path.flags : face.lastSeen != path
+            guard isNews else { continue }
+            faces[index]?.lastSeen = path
+            due.append(face.callout)
+        }
+        return due
+    }
+
+    /// Takes every face out (teardown); the caller lets them go outside the lock.
+    mutating func removeAll() -> [Callout] {
+        defer { faces = Array(repeating: nil, count: Slot.allCases.count) }
+        return faces.compactMap { $0?.callout }
+    }
+}
