@@ -12,10 +12,10 @@ extension PathMonitor {
         if core.isActive {
             // Scheduled: the engine keeps `current` fresh, but a name's first answer may still be on its way in.
             guard case .host = core.target else { return core.current }
-            return await engine.evaluate(core.target)
+            return core.composingConnectivity(await engine.evaluate(core.target)) // with the probe's answer, as currentPath
         }
         let path = await engine.evaluate(core.target)
         core.storeIfInactive(path)
-        return path
+        return core.composingConnectivity(path) // with the probe's answer, as currentPath
     }
 }
