@@ -8,11 +8,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "ready-service", targets: ["ready-service"]),
+        .executable(name: "path-server", targets: ["path-server"]),
     ],
     dependencies: [
         .package(name: "NetworkReachability", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .target(
@@ -36,3 +38,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The server of the repository README's "A Hummingbird service", target for target as the README
+// shows them (the repository's ReadmeExamplesTests check the lines): GET /network, PathServer.swift.
+package.targets += [
+    .target(name: "PathServer", dependencies: [
+        .product(name: "NetworkReachabilityService", package: "NetworkReachability"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+    ]),
+    .executableTarget(name: "path-server", dependencies: ["PathServer"]),
+    .testTarget(name: "PathServerTests", dependencies: [
+        "PathServer",
+        .product(name: "NetworkReachabilityTesting", package: "NetworkReachability"),
+    ]),
+]

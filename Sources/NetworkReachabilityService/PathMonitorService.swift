@@ -15,14 +15,26 @@ import ServiceLifecycle
 /// The monitor is made in `run()`, never in `init`; each path is handed to `onPath` in order, the
 /// first one at once. On graceful shutdown `run()` returns; when the monitored namespace goes
 /// away or cannot be opened it throws, so the group sees the failure. It never returns early.
+///
+/// `makeMonitor` may return a monitor the application also holds (a route handler reading its
+/// path, say): the service iterates it, which keeps its path up to date for every reader, and
+/// **cancels it** when `run()` ends (graceful shutdown, its namespace gone, cancellation), ending its
+/// sequences and callbacks.
+///
+/// ```swift
+/// let monitor = PathMonitor()
+/// let reachability = PathMonitorService(makeMonitor: { monitor }) { path in logger.info("network: \(path)") }
+/// router.get("/network") { _, _ in "\(await monitor.fetchCurrentPath().status)" }
+/// ```
 public struct PathMonitorService: Service {
     private let makeMonitor: @Sendable () throws -> any PathMonitoring
     private let onPath: @Sendable (NetworkPath) async -> Void
 
     /// - Parameters:
-    ///   - makeMonitor: makes the monitor when the service runs; default: the general path of the
-    ///     process's namespace (`PathMonitor()`). A test returns a `FakePathMonitor`
-    ///     (`NetworkReachabilityTesting`) here and drives it path by path.
+    ///   - makeMonitor: makes (or hands over) the monitor when the service runs; default: the
+    ///     general path of the process's namespace (`PathMonitor()`). The service cancels it when
+    ///     `run()` ends. A test returns a `FakePathMonitor` (`NetworkReachabilityTesting`) here and
+    ///     drives it path by path.
     ///   - onPath: called with each path, the current one first.
     public init(
         makeMonitor: @escaping @Sendable () throws -> any PathMonitoring = { PathMonitor() },

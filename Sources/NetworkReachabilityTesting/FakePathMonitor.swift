@@ -8,6 +8,8 @@ import NetworkReachability
 /// let monitor = FakePathMonitor(path: .offline())
 /// let service = MyService(monitor: monitor)      // takes `any PathMonitoring`
 /// monitor.send(.online())
+/// monitor.send(.online(connectivity: .full))    // online, and the probe got through
+/// monitor.send(.captivePortal())                // online, behind a captive portal
 /// monitor.send(flags: [])                       // the SCNetworkReachability face: a path made from flags
 /// ```
 ///
@@ -75,6 +77,9 @@ public final class FakePathMonitor: PathMonitoring, Sendable {
 
     /// The last path sent, or the one given to `init`.
     public var currentPath: NetworkPath { state.withLock { $0.path } }
+
+    /// The last path sent, or the one given to `init`, at once: a fake never waits.
+    public func fetchCurrentPath() async -> NetworkPath { currentPath }
 
     /// The current path's flags; throws `setupError` when there is one.
     public func flags() throws(ReachabilityError) -> ReachabilityFlags {

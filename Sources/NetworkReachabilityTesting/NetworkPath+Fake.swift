@@ -6,6 +6,29 @@ extension NetworkPath {
         fake(flags: interface.type == .cellular ? [.reachable, .isWWAN] : [.reachable], interface: interface)
     }
 
+    /// A satisfied path over `interface` whose connectivity probe answered `connectivity`: one
+    /// line for "online, internet full" (`.online(connectivity: .full)`), "online, limited", or
+    /// "online, portal" (`.online(connectivity: .portal, portalURL: ...)`, or `captivePortal(_:)`).
+    ///
+    /// Every answer but `unknown` carries the probe that gave it as `connectivitySource`
+    /// (`probe http://connectivity.fake/generate_204`), as a monitor's path does.
+    public static func online(
+        via interface: NetworkInterface = .fakeEthernet, connectivity: Connectivity, portalURL: String? = nil
+    ) -> NetworkPath {
+        var path = online(via: interface)
+        path.connectivity = connectivity
+        path.portalURL = portalURL
+        path.connectivitySource = connectivity == .unknown ? nil : .probe("http://connectivity.fake/generate_204")
+        return path
+    }
+
+    /// A satisfied path behind a captive portal: connectivity `portal`, redirected to `portalURL`.
+    public static func captivePortal(
+        _ portalURL: String? = "http://portal.fake/login", via interface: NetworkInterface = .fakeEthernet
+    ) -> NetworkPath {
+        online(via: interface, connectivity: .portal, portalURL: portalURL)
+    }
+
     /// An unsatisfied path, as a test's "offline".
     public static func offline(_ reason: UnsatisfiedReason = .noRoute) -> NetworkPath {
         var path = fake(flags: [])

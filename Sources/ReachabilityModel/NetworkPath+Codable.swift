@@ -1,7 +1,8 @@
 import ReachabilitySystem
-// Codable with the keys of the `path` object of `reachability --json` records (cli.md), so a
-// service logs or ships paths in the shape scripts already parse. The command writes its records
-// itself; these conformances are for library users.
+// Codable with the keys of the `path` object of `reachability --json` records, so a service logs
+// or ships paths in the shape scripts already parse; docs/cli-notes.md, "The library's JSON of a
+// path", lists the keys a path adds. The command writes its records itself; these conformances
+// are for library users.
 
 extension NetworkPath: Codable {
     private enum CodingKeys: String, CodingKey {

@@ -1,5 +1,5 @@
 import ReachabilitySystem
-// Codable in the shapes of `reachability --json` (cli.md), so a service logs or ships flags and
+// Codable in the shapes of `reachability --json` (docs/cli-notes.md), so a service logs or ships flags and
 // statuses as scripts already parse them. Codable is the standard library's: no Foundation here.
 
 extension ReachabilityFlags: @retroactive Codable {

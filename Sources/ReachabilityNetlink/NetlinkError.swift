@@ -7,8 +7,8 @@ import Glibc
 
 /// A failure reported by libnl: its positive `NLE_*` code and the function that returned it.
 ///
-/// libnl retries EINTR itself and folds errno into its own codes, so one check and no retry
-/// (`../shared/design/style.md`, "Wrapping C calls"). Typed throws stay inside `Netlink/`;
+/// libnl retries EINTR itself (`nl_recv` loops on it) and folds errno into its own codes, so one
+/// check and no retry, unlike a raw syscall. Typed throws stay inside `Netlink/`;
 /// the boundary converts to `ReachabilityError`.
 package struct NetlinkError: Error, Equatable {
     /// libnl's code, positive (`NLE_NOMEM` and so on).

@@ -1,6 +1,6 @@
 import NetworkReachabilityCore
 
-/// `--json`: one object per line, with the keys in the order of the contract in `cli.md`.
+/// `--json`: one object per line, with the keys in the order of docs/cli-notes.md, "The record".
 ///
 /// Written with a `JSONWriter` into one string reserved for the whole line (the output path of
 /// every change: no tree of values, no growing).

@@ -2,7 +2,7 @@ import ArgumentParser
 import NetworkReachabilityCore
 
 /// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S]`: the connectivity
-/// probe, shared by `check`, `watch` and `wait` (connectivity.md).
+/// probe, shared by `check`, `watch` and `wait` (docs/semantics.md, "Connectivity").
 struct ProbeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Also probe connectivity: http://HOST[:PORT]/PATH (204, or 200 with --probe-expect) or tcp://HOST:PORT.",

@@ -11,14 +11,6 @@ import XCTest
 /// Issue 15: `fetchCurrentPath()` waits for a name's first resolution by suspending, where
 /// `currentPath` blocks its thread as `SCNetworkReachabilityGetFlags` does.
 final class HostNameFetchTests: XCTestCase {
-    /// Runs `body` in a task and waits for it (XCTest's synchronous tests).
-    private func runAsync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let result = Recorder<T>()
-        Task { result.append(await body()) }
-        XCTAssertTrue(result.wait(forCount: 1))
-        return result.all[0]
-    }
-
     func testFetchCurrentPath_ofANewName_suspendsUntilItResolves() throws {
         try withDNSNamespace { bed in
             // Given an unscheduled monitor of a name the namespace's server knows

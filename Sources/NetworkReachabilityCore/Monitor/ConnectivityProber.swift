@@ -137,7 +137,7 @@ final class ConnectivityProber: Sendable {
     }
 
     /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go and
-    /// the backoff starts again from 5 s (connectivity.md, "When").
+    /// the backoff starts again from 5 s (docs/semantics.md, "Connectivity").
     func pathWentDown() {
         state.withLock { state in
             state.answers = [:]

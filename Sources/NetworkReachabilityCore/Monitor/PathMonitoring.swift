@@ -16,6 +16,11 @@ public protocol PathMonitoring: AnyObject, Sendable {
     /// The path now.
     var currentPath: NetworkPath { get }
 
+    /// The path now, suspending the task instead of blocking its thread: a `PathMonitor` waits
+    /// here for a host name's first resolution, a fake answers at once. Read it from async code
+    /// (a route handler, a task), `currentPath` from a queue.
+    func fetchCurrentPath() async -> NetworkPath
+
     /// The target's flags now; throws when the monitor cannot watch its namespace.
     func flags() throws(ReachabilityError) -> ReachabilityFlags
 
@@ -46,6 +51,12 @@ public protocol PathMonitoring: AnyObject, Sendable {
 }
 
 extension PathMonitoring {
+    /// `currentPath`, for a conformance that never blocks to answer (a monitor of your own that
+    /// predates this requirement keeps compiling).
+    public func fetchCurrentPath() async -> NetworkPath {
+        currentPath
+    }
+
     /// The paths, keeping the newest 64 while the consumer is busy (what iterating a `PathMonitor` keeps).
     public func paths() -> AsyncStream<NetworkPath> {
         paths(bufferingPolicy: PathMonitor.defaultBufferingPolicy)

@@ -91,6 +91,27 @@ extension PathMonitoring {
     ) async throws(CancellationError) -> NetworkPath? {
         try await NetworkReachabilityCore.waitUntilSatisfied([self], timeout: timeout, isSatisfied: isSatisfied)?.first
     }
+
+    /// Suspends until this monitor's path is satisfied (`status == .satisfied`), however long
+    /// that takes: without a timeout there is no nil to handle.
+    ///
+    /// ```swift
+    /// let path = try await PathMonitor(address: "10.0.0.5").waitUntilSatisfied()
+    /// ```
+    ///
+    /// With a timeout or a condition of your own, `waitUntilSatisfied(timeout:isSatisfied:)`
+    /// answers an optional. Keep the monitor running meanwhile: one cancelled by hand during the
+    /// wait delivers nothing more, and the wait goes on until its task is cancelled.
+    ///
+    /// - Returns: the satisfied path.
+    /// - Throws: `CancellationError` when the waiting task is cancelled.
+    public func waitUntilSatisfied() async throws(CancellationError) -> NetworkPath {
+        // No timeout: the wait ends satisfied or cancelled, never with nil.
+        guard let path = try await waitUntilSatisfied(timeout: nil, isSatisfied: { $0.status == .satisfied }) else {
+            throw CancellationError()
+        }
+        return path
+    }
 }
 
 private enum WaitEvent: Sendable {

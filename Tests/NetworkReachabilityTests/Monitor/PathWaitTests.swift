@@ -59,6 +59,21 @@ final class PathWaitTests: XCTestCase {
         }
     }
 
+    func testWait_withoutATimeout_returnsTheSatisfiedPath_notAnOptional() async throws {
+        // Given: an offline monitor waited on without a timeout
+        let monitor = FakePathMonitor(path: .offline())
+        let wait = Task { try await monitor.waitUntilSatisfied() }
+        try await waitForSubscribers(monitor)
+
+        // When: it comes up
+        monitor.send(.online())
+
+        // Then: the path itself, no nil to handle
+        let path: NetworkPath = try await wait.value
+        XCTAssertEqual(path.status, .satisfied)
+        XCTAssertEqual(monitor.subscriberCount, 0)
+    }
+
     func testWait_withACondition_waitsForIt() async throws {
         let monitor = FakePathMonitor(path: .online())
         let wait = Task { try await monitor.waitUntilSatisfied { $0.usesInterfaceType(.cellular) } }

@@ -12,9 +12,9 @@ public final class Readiness: Sendable {
 
     /// Ready while the path is satisfied.
     ///
-    /// To require that the internet (or a service) answers too, configure a connectivity probe on
-    /// the monitor and pass a criterion that also requires it, e.g.
-    /// `{ $0.status == .satisfied && $0.connectivity == .full }`; nothing else here changes.
+    /// Hook for connectivity: with a `ConnectivityProbe` on the monitor, pass a criterion that also
+    /// requires its answer, `{ $0.status == .satisfied && $0.connectivity == .full }`; nothing else
+    /// here changes.
     public static let pathSatisfied: Criterion = { $0.status == .satisfied }
 
     private let latest = Mutex<NetworkPath?>(nil)
