@@ -1,96 +1,101 @@
 import ReachabilityModel
+
 /// One evaluation pass over many targets: the kernel's answers, the paths that targets with the
 /// same answers share, and the order of the available interfaces, all made once for the pass.
 ///
-/// Each distinct question is asked once; a batch's new destinations are asked together (one
-/// `sendmsg` for many), so ten thousand monitors behind one default route cost one lookup and
-/// share one path's storage. A value with no queue of its own: the engine makes one per pass on
-/// its queue, and tests make one with a table of answers.
-package struct EvaluationPass<Oracle: RouteAnswering> {
+/// A pure value, no I/O: it says which questions it needs answered, takes the kernel's answers,
+/// and makes paths from them. The engine does the asking (`RouteOracle`, in the Netlink layer),
+/// and tests hand it a table. Each distinct question is asked once a pass, so ten thousand
+/// monitors behind one default route cost one lookup and share one path's storage.
+///
+/// The engine's order: `preferenceQuestions` when `needsPreference`, answered through
+/// `takePreference`; then, batch by batch, `questions(for:resolution:)` of each target,
+/// `unanswered` of them all (asked together), `take`, and `path` for each target.
+package struct EvaluationPass {
     package let snapshot: KernelSnapshot
     package let supportsDNS: Bool
     /// Each available link's best default-route metric, for the order of `availableInterfaces`;
     /// empty with fewer than two available links (nothing to order).
     package private(set) var preference: [Int: UInt32] = [:]
-    /// Whether this pass asked for `preference` (two or more links, none known).
-    package private(set) var askedPreference = false
-    /// How many questions went to the oracle.
-    package private(set) var lookups = 0
-    private let oracle: Oracle
+    /// Whether the preference must be asked: two or more available links, and none known.
+    package let needsPreference: Bool
+    private let links: [LinkState]
     private var answers: [RouteQuestion: RouteAnswer] = [:]
     private var sharedPaths: [PathSharingKey: NetworkPath] = [:]
     /// One ordered list for the pass; each path moves its own interface to the front.
     private var available: [NetworkInterface] = []
 
-    /// Targets are evaluated (and their destinations asked together) this many at a time.
+    /// Targets are evaluated (and their destinations asked together) this many at a time: the
+    /// first monitors hear of a change before the last are evaluated.
     package static var batchSize: Int { 128 }
 
     /// - Parameter knownPreference: the preference of an earlier pass of the same routing state,
-    ///   nil to ask for it (only when two or more links are available).
-    package init(snapshot: KernelSnapshot, supportsDNS: Bool, oracle: Oracle, knownPreference: [Int: UInt32]?) {
+    ///   nil when it must be asked (only when two or more links are available).
+    package init(snapshot: KernelSnapshot, supportsDNS: Bool, knownPreference: [Int: UInt32]?) {
         self.snapshot = snapshot
         self.supportsDNS = supportsDNS
-        self.oracle = oracle
         // Sized once: grown from empty, a dictionary reallocates at 1, 2, 4 and 8 entries.
         answers.reserveCapacity(8)
-        let links = Evaluator.availableLinks(in: snapshot)
-        if links.count > 1 {
-            if let knownPreference {
-                preference = knownPreference
-            } else {
-                askedPreference = true
-                preference.reserveCapacity(links.count)
-                // Through the pass's answers, so a filtered general-path monitor reuses them.
-                for link in links {
-                    for family in [IPAddress.Family.ipv4, .ipv6] {
-                        if case .route(let route) = answer(.defaultRoute(family, outputInterface: link.index)) {
-                            preference[link.index] = min(preference[link.index] ?? .max, route.metric)
-                        }
-                    }
-                }
-            }
+        links = Evaluator.availableLinks(in: snapshot)
+        needsPreference = links.count > 1 && knownPreference == nil
+        if links.count > 1, let knownPreference { preference = knownPreference }
+        available = Evaluator.availableInterfaces(ordering: links, preference: preference)
+    }
+
+    /// Each available link's default route in each family, when `needsPreference`.
+    package var preferenceQuestions: [RouteQuestion] {
+        guard needsPreference else { return [] }
+        return links.flatMap { link in
+            [IPAddress.Family.ipv4, .ipv6].map { RouteQuestion.defaultRoute($0, outputInterface: link.index) }
+        }
+    }
+
+    /// Takes the answers to `preferenceQuestions`, in order, and orders the interfaces by them.
+    /// The answers stay the pass's, so a filtered general-path monitor reuses them.
+    package mutating func takePreference(_ found: [RouteAnswer]) {
+        let questions = preferenceQuestions
+        take(found, for: questions)
+        preference.reserveCapacity(links.count)
+        for (question, answer) in zip(questions, found) {
+            guard case .defaultRoute(_, let index?) = question, case .route(let route) = answer else { continue }
+            preference[index] = min(preference[index] ?? .max, route.metric)
         }
         available = Evaluator.availableInterfaces(ordering: links, preference: preference)
     }
 
-    /// The answer to `question`, asked of the oracle once per pass.
-    package mutating func answer(_ question: RouteQuestion) -> RouteAnswer {
-        if let known = answers[question] { return known }
-        let answer = oracle.answer(question)
-        lookups += 1
-        answers[question] = answer
-        return answer
+    /// The kernel questions `target` needs answered; nil when it cannot be asked about at all
+    /// (`path` then gives its reason).
+    package func questions(for target: MonitorTarget, resolution: HostResolution?) -> [RouteQuestion]? {
+        Evaluator.questions(for: target, in: snapshot, resolution: resolution)
     }
 
-    /// Evaluates `targets` in order, handing each path (nil: a name still pending, unless
-    /// `includingPending`) to `body` as soon as it is made.
-    ///
-    /// - Parameter resolution: the resolution a host target is evaluated with; nil for other targets.
-    package mutating func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false,
-                           resolution: (MonitorTarget) -> HostResolution?, each body: (Int, NetworkPath?) -> Void) {
-        var batchStart = 0
-        while batchStart < targets.count {
-            let batch = batchStart..<min(batchStart + Self.batchSize, targets.count)
-            batchStart = batch.upperBound
-            let asked = batch.map { position -> (resolution: HostResolution?, questions: [RouteQuestion]?) in
-                let resolution = resolution(targets[position])
-                return (resolution, Evaluator.questions(for: targets[position], in: snapshot, resolution: resolution))
-            }
-            askTogether(asked)
-            for (position, (resolution, questions)) in zip(batch, asked) {
-                if resolution?.state == .pending && !includingPending {
-                    body(position, nil)
-                    continue
-                }
-                body(position, path(for: targets[position], questions: questions, resolution: resolution))
-            }
+    /// The distinct questions among `asked` that the pass has no answer to yet, in order: what to
+    /// ask the kernel, together, before `path`.
+    package func unanswered(_ asked: [[RouteQuestion]?]) -> [RouteQuestion] {
+        let count = asked.reduce(0) { $0 + ($1?.count ?? 0) }
+        // A lone target (the common monitor) needs no set to dedupe its one question.
+        if count == 1, let only = asked.lazy.compactMap({ $0?.first }).first {
+            return answers[only] == nil ? [only] : []
         }
+        var seen = Set<RouteQuestion>(minimumCapacity: count)
+        var missing: [RouteQuestion] = []
+        missing.reserveCapacity(count)
+        for question in asked.lazy.compactMap({ $0 }).joined() where answers[question] == nil && seen.insert(question).inserted {
+            missing.append(question)
+        }
+        return missing
     }
 
-    private mutating func path(for target: MonitorTarget, questions: [RouteQuestion]?, resolution: HostResolution?) -> NetworkPath {
+    /// Takes the kernel's `found` answers to `questions`, in order.
+    package mutating func take(_ found: [RouteAnswer], for questions: [RouteQuestion]) {
+        for (question, answer) in zip(questions, found) { answers[question] = answer }
+    }
+
+    /// The path of `target` from the answers taken (a question never answered counts as no route).
+    package mutating func path(for target: MonitorTarget, questions: [RouteQuestion]?, resolution: HostResolution?) -> NetworkPath {
         var targetAnswers: [RouteAnswer] = []
         targetAnswers.reserveCapacity(questions?.count ?? 0)
-        for question in questions ?? [] { targetAnswers.append(answer(question)) }
+        for question in questions ?? [] { targetAnswers.append(answers[question] ?? .failure(errno: 101)) } // ENETUNREACH
         let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
         if let key, let shared = sharedPaths[key] { return shared }
         let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
@@ -98,25 +103,5 @@ package struct EvaluationPass<Oracle: RouteAnswering> {
                                       available: available)
         if let key { sharedPaths[key] = path }
         return path
-    }
-
-    /// Asks, together, the distinct destination questions of `asked` that the pass has no
-    /// answer to yet. (Default-route questions take probes in turn and are asked one by one when met.)
-    private mutating func askTogether(_ asked: [(resolution: HostResolution?, questions: [RouteQuestion]?)]) {
-        // A lone target (the common monitor) asks its one question through `answer`: no set, no array.
-        let count = asked.reduce(0) { $0 + ($1.questions?.count ?? 0) }
-        guard count > 1 else { return }
-        var seen = Set<RouteQuestion>(minimumCapacity: count)
-        var requests: [RouteRequest] = []
-        requests.reserveCapacity(count)
-        for question in asked.lazy.compactMap(\.questions).joined() {
-            guard case .destination(let request) = question, answers[question] == nil, seen.insert(question).inserted else { continue }
-            requests.append(request)
-        }
-        guard requests.count > 1 else { return }
-        for (request, found) in zip(requests, oracle.answers(requests)) {
-            answers[.destination(request)] = found
-        }
-        lookups += requests.count
     }
 }

@@ -25,6 +25,22 @@ package struct RouteOracle {
 
     package let socket: RouteLookupSocket
 
+    /// The answers to `questions`, in order: the destinations asked together (one `sendmsg` for
+    /// many, when there are several), the default routes one by one (their probes go in turn).
+    package func answers(_ questions: [RouteQuestion]) -> [RouteAnswer] {
+        var found = [RouteAnswer?](repeating: nil, count: questions.count)
+        var destinations: [(position: Int, request: RouteRequest)] = []
+        for (position, question) in questions.enumerated() {
+            if case .destination(let request) = question { destinations.append((position, request)) }
+        }
+        if destinations.count > 1 {
+            for (destination, answer) in zip(destinations, socket.lookup(destinations.map(\.request))) {
+                found[destination.position] = answer
+            }
+        }
+        return questions.indices.map { found[$0] ?? answer(questions[$0]) }
+    }
+
     package func answer(_ question: RouteQuestion) -> RouteAnswer {
         switch question {
         case .destination(let request):

@@ -19,7 +19,7 @@ extension NetlinkEngine {
 
     /// Deliveries go out in batches of this many monitors: the first monitors hear of a change
     /// before the last are evaluated, and a batch costs one work item per callback queue.
-    static var deliveryBatch: Int { EvaluationPass<RouteOracle>.batchSize }
+    static var deliveryBatch: Int { EvaluationPass.batchSize }
 
     /// Evaluates `cores`' targets and delivers what changed. - Returns: the cores whose path did not change.
     @discardableResult
@@ -81,16 +81,34 @@ extension NetlinkEngine {
         }
         // The interfaces' preference is asked once per routing generation.
         let known = preferenceCache?.generation == routingGeneration ? preferenceCache?.metrics : nil
-        var pass = EvaluationPass(snapshot: snapshot, supportsDNS: cachedSupportsDNS ?? false,
-                                  oracle: RouteOracle(socket: sockets.lookup), knownPreference: known)
-        if pass.askedPreference { preferenceCache = (routingGeneration, pass.preference) }
-        pass.evaluate(targets, includingPending: includingPending, resolution: resolution(for:), each: body)
-        counters.lookups += pass.lookups
-    }
-}
-
-extension RouteOracle: RouteAnswering {
-    package func answers(_ requests: [RouteRequest]) -> [RouteAnswer] {
-        socket.lookup(requests)
+        var pass = EvaluationPass(snapshot: snapshot, supportsDNS: cachedSupportsDNS ?? false, knownPreference: known)
+        let oracle = RouteOracle(socket: sockets.lookup)
+        if pass.needsPreference {
+            let questions = pass.preferenceQuestions
+            pass.takePreference(oracle.answers(questions))
+            counters.lookups += questions.count
+            preferenceCache = (routingGeneration, pass.preference)
+        }
+        // Batch by batch: the batch's questions, the ones not yet answered asked together, then the paths.
+        var batchStart = 0
+        while batchStart < targets.count {
+            let batch = batchStart..<min(batchStart + EvaluationPass.batchSize, targets.count)
+            batchStart = batch.upperBound
+            let resolutions = batch.map { resolution(for: targets[$0]) }
+            let asked = zip(batch, resolutions).map { pass.questions(for: targets[$0], resolution: $1) }
+            let missing = pass.unanswered(asked)
+            if !missing.isEmpty {
+                pass.take(oracle.answers(missing), for: missing)
+                counters.lookups += missing.count
+            }
+            for (offset, position) in batch.enumerated() {
+                let resolution = resolutions[offset]
+                if resolution?.state == .pending && !includingPending {
+                    body(position, nil)
+                } else {
+                    body(position, pass.path(for: targets[position], questions: asked[offset], resolution: resolution))
+                }
+            }
+        }
     }
 }

@@ -8,22 +8,17 @@ import ReachabilitySystem
 import XCTest
 
 /// A pass off the engine's queue, over a table of answers: each question asked once, paths
-/// shared, pending names held back, the interfaces' preference asked once.
+/// shared, pending names held back, the interfaces' preference asked once. The pass is pure: the
+/// table stands where the engine would ask the kernel.
 final class EvaluationPassTests: XCTestCase {
-    /// Answers from a table (no route for anything else) and counts what it was asked.
-    final class TableOracle: RouteAnswering {
-        var table: [RouteQuestion: RouteAnswer] = [:]
-        var asked: [RouteQuestion] = []
-        var batches: [[RouteRequest]] = []
+    /// Answers from a table (no route for anything else), and what the pass asked of it, round by round.
+    struct Table {
+        var answers: [RouteQuestion: RouteAnswer] = [:]
+        var rounds: [[RouteQuestion]] = []
 
-        func answer(_ question: RouteQuestion) -> RouteAnswer {
-            asked.append(question)
-            return table[question] ?? .failure(errno: 101)  // ENETUNREACH
-        }
-
-        func answers(_ requests: [RouteRequest]) -> [RouteAnswer] {
-            batches.append(requests)
-            return requests.map { table[.destination($0)] ?? .failure(errno: 101) }
+        mutating func answer(_ questions: [RouteQuestion]) -> [RouteAnswer] {
+            rounds.append(questions)
+            return questions.map { answers[$0] ?? .failure(errno: 101) }  // ENETUNREACH
         }
     }
 
@@ -31,30 +26,36 @@ final class EvaluationPassTests: XCTestCase {
     static let eth1 = Fixture.link(3, "eth1")
     static let twoLinks = Fixture.snapshot([Fixture.loopback, eth0, eth1], addresses: [(2, "10.0.0.2"), (3, "10.1.0.2")])
 
-    private func evaluate(_ targets: [MonitorTarget], oracle: TableOracle, snapshot: KernelSnapshot = twoLinks,
+    /// Runs a pass as the engine does: preference first when needed, then one round of the targets' unanswered questions.
+    private func evaluate(_ targets: [MonitorTarget], table: inout Table, snapshot: KernelSnapshot = twoLinks,
                           resolution: HostResolution? = nil, includingPending: Bool = false,
-                          knownPreference: [Int: UInt32]? = nil) -> (paths: [NetworkPath?], lookups: Int) {
-        var pass = EvaluationPass(snapshot: snapshot, supportsDNS: true, oracle: oracle, knownPreference: knownPreference)
-        var paths: [NetworkPath?] = []
-        pass.evaluate(targets, includingPending: includingPending, resolution: { target in
+                          knownPreference: [Int: UInt32]? = nil) -> [NetworkPath?] {
+        var pass = EvaluationPass(snapshot: snapshot, supportsDNS: true, knownPreference: knownPreference)
+        if pass.needsPreference { pass.takePreference(table.answer(pass.preferenceQuestions)) }
+        let resolutions = targets.map { target -> HostResolution? in
             if case .host = target { return resolution ?? HostResolution() }
             return nil
-        }, each: { _, path in paths.append(path) })
-        return (paths, pass.lookups)
+        }
+        let asked = zip(targets, resolutions).map { pass.questions(for: $0, resolution: $1) }
+        let missing = pass.unanswered(asked)
+        if !missing.isEmpty { pass.take(table.answer(missing), for: missing) }
+        XCTAssertEqual(pass.unanswered(asked), [], "every question answered after one round")
+        return targets.indices.map { index in
+            if resolutions[index]?.state == .pending && !includingPending { return nil }
+            return pass.path(for: targets[index], questions: asked[index], resolution: resolutions[index])
+        }
     }
 
     func testSameDestination_isAskedOnce_andItsPathShared() {
         // Given two monitors of one address and one of another, behind eth0
-        let oracle = TableOracle()
+        var table = Table()
         let a = Fixture.ip("192.0.2.7"), b = Fixture.ip("198.51.100.9")
-        oracle.table[.destination(RouteRequest(destination: a))] = Fixture.route(dev: 2, via: ["10.0.0.1"])
-        oracle.table[.destination(RouteRequest(destination: b))] = Fixture.route(dev: 2, via: ["10.0.0.1"])
+        table.answers[.destination(RouteRequest(destination: a))] = Fixture.route(dev: 2, via: ["10.0.0.1"])
+        table.answers[.destination(RouteRequest(destination: b))] = Fixture.route(dev: 2, via: ["10.0.0.1"])
         // When one pass evaluates them, with the preference already known
-        let (paths, lookups) = evaluate([.address(a), .address(a), .address(b)], oracle: oracle, knownPreference: [2: 10, 3: 20])
-        // Then the two distinct destinations went to the kernel together, once each
-        XCTAssertEqual(oracle.batches.map(\.count), [2])
-        XCTAssertEqual(oracle.asked, [])
-        XCTAssertEqual(lookups, 2)
+        let paths = evaluate([.address(a), .address(a), .address(b)], table: &table, knownPreference: [2: 10, 3: 20])
+        // Then the two distinct destinations were asked in one round, once each
+        XCTAssertEqual(table.rounds, [[.destination(RouteRequest(destination: a)), .destination(RouteRequest(destination: b))]])
         XCTAssertEqual(paths.compactMap { $0?.flags }, [[.reachable], [.reachable], [.reachable]])
         XCTAssertEqual(paths[0], paths[1])
         XCTAssertEqual(paths[0]?.availableInterfaces.map(\.name), ["eth0", "eth1"])
@@ -62,28 +63,38 @@ final class EvaluationPassTests: XCTestCase {
 
     func testPreference_isAskedOncePerLinkAndFamily_andOrdersTheInterfaces() {
         // Given two available links, eth1's default route preferred
-        let oracle = TableOracle()
+        var table = Table()
         func defaultRoute(dev: Int, via gateway: String, metric: UInt32) -> RouteAnswer {
             .route(RouteEntry(type: .unicast, table: 254, prefixLength: 0, outputInterface: dev, gateways: [Fixture.ip(gateway)],
                               preferredSource: nil, isLinkDown: false, metric: metric))
         }
-        oracle.table[.defaultRoute(.ipv4, outputInterface: 2)] = defaultRoute(dev: 2, via: "10.0.0.1", metric: 100)
-        oracle.table[.defaultRoute(.ipv4, outputInterface: 3)] = defaultRoute(dev: 3, via: "10.1.0.1", metric: 5)
+        table.answers[.defaultRoute(.ipv4, outputInterface: 2)] = defaultRoute(dev: 2, via: "10.0.0.1", metric: 100)
+        table.answers[.defaultRoute(.ipv4, outputInterface: 3)] = defaultRoute(dev: 3, via: "10.1.0.1", metric: 5)
         // When a pass evaluates with no known preference
-        let (paths, lookups) = evaluate([.address(Fixture.ip("192.0.2.7"))], oracle: oracle)
+        let paths = evaluate([.address(Fixture.ip("192.0.2.7"))], table: &table)
         // Then each link was asked for its default route in each family, once, and eth1 comes first
-        XCTAssertEqual(Set(oracle.asked.prefix(4)), [.defaultRoute(.ipv4, outputInterface: 2), .defaultRoute(.ipv6, outputInterface: 2),
-                                                     .defaultRoute(.ipv4, outputInterface: 3), .defaultRoute(.ipv6, outputInterface: 3)])
-        XCTAssertEqual(lookups, 5, "four preference questions and the target's one")
+        XCTAssertEqual(table.rounds.count, 2)
+        XCTAssertEqual(Set(table.rounds[0]), [.defaultRoute(.ipv4, outputInterface: 2), .defaultRoute(.ipv6, outputInterface: 2),
+                                              .defaultRoute(.ipv4, outputInterface: 3), .defaultRoute(.ipv6, outputInterface: 3)])
+        XCTAssertEqual(table.rounds.joined().count, 5, "four preference questions and the target's one")
         XCTAssertEqual(paths.first??.availableInterfaces.map(\.name), ["eth1", "eth0"])
+    }
+
+    func testPreferenceAnswers_areReusedByAFilteredGeneralPath() {
+        // Given two available links and a general path restricted to wired interfaces
+        var table = Table()
+        // When a pass asks the preference, then evaluates the filtered general path
+        _ = evaluate([.general(InterfaceFilter(required: .wiredEthernet))], table: &table)
+        // Then its per-interface default-route questions were the preference's: nothing asked twice
+        XCTAssertEqual(table.rounds.count, 1, "\(table.rounds)")
     }
 
     func testPendingName_isHeldBack_unlessAskedFor() {
         // Given a host name whose first resolution has not finished
-        let oracle = TableOracle()
+        var table = Table()
         // When a pass evaluates it, without and with pending names
-        let held = evaluate([.host("example.test")], oracle: oracle, knownPreference: [:]).paths
-        let included = evaluate([.host("example.test")], oracle: oracle, includingPending: true, knownPreference: [:]).paths
+        let held = evaluate([.host("example.test")], table: &table, knownPreference: [:])
+        let included = evaluate([.host("example.test")], table: &table, includingPending: true, knownPreference: [:])
         // Then the first holds it back and the second reads it as not resolved
         XCTAssertEqual(held.count, 1)
         XCTAssertNil(held[0] as NetworkPath?)
