@@ -9,30 +9,21 @@ import Synchronization
 
 /// Wakes a probe's `poll`: when the probe is cancelled, and when its name's resolution finished.
 ///
-/// One pipe, polled beside the probe's socket, so a cancel ends a probe at once instead of at
-/// its deadline, and the probe thread never sleeps on anything it cannot be woken from.
+/// The package's wake-up pipe (`WakePipe`), polled beside the probe's socket, so a cancel ends a
+/// probe at once instead of at its deadline, and the probe thread never sleeps on anything it
+/// cannot be woken from.
 package final class ProbeSignal: Sendable {
-    /// The read end, for `poll`.
-    package let descriptor: Int32
-    private let writeEnd: Int32
+    private let pipe: WakePipe
     private let cancelled = Atomic<Bool>(false)
 
     /// - Returns: nil when no pipe can be made (out of descriptors: no probe starts).
     package init?() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
+        guard let pipe = try? WakePipe() else { return nil }
+        self.pipe = pipe
     }
 
-    deinit {
-        close(descriptor)
-        close(writeEnd)
-    }
+    /// The read end, for `poll`.
+    package var descriptor: Int32 { pipe.reader }
 
     package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
@@ -42,14 +33,12 @@ package final class ProbeSignal: Sendable {
     }
 
     package func wake() {
-        var one: UInt8 = 1
-        _ = write(writeEnd, &one, 1)
+        pipe.poke()
     }
 
     /// Empties the pipe, so the next `poll` waits again.
     package func drain() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while read(descriptor, &bytes, bytes.count) > 0 {}
+        pipe.drain()
     }
 }
 

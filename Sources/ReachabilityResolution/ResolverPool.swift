@@ -36,7 +36,7 @@ package final class ResolverPool: Sendable {
 
     private let namespace: NetworkNamespace
     /// The pool's one mutex and the condition its idle threads wait on.
-    private let state = LockedState(State(), withCondition: true)
+    private let state = WaitableState(State())
 
     package init(namespace: NetworkNamespace) {
         self.namespace = namespace

@@ -85,7 +85,7 @@ private func waitUntilQuiet(_ engine: NetlinkEngine) throws {
     var last = (events: -1, since: Date())
     try waitUntil("the engine saw no kernel event for 300 ms") {
         let events = engine.queue.sync { () -> Int in
-            engine.drainAndRefresh()
+            engine.absorbForRead()
             return engine.counters.kernelEvents
         }
         if events != last.events { last = (events, Date()) }

@@ -325,8 +325,7 @@ final class ConnectivityProber: Sendable {
         state.dropTimer()
         if state.waiter == nil {
             // No socket to poll (-1 is skipped by `poll`): the loop only keeps the timers.
-            state.waiter = try? EventWaiter(fileDescriptor: -1, queue: control, keepAlive: control,
-                                            readable: {}, due: {})
+            state.waiter = try? EventWaiter(fileDescriptor: -1, queue: control, keepAlive: control, readable: {})
         }
         guard let waiter = state.waiter else { return }
         let generation = state.timerGeneration

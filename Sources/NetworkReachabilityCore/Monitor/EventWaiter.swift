@@ -9,8 +9,8 @@ import Dispatch
 import Glibc
 #endif
 
-/// Waits for the engine's event socket, and for the engine's one timer, on a thread of its own,
-/// and runs the engine's handlers with `queue.sync`.
+/// The engine's one event loop: waits for the engine's event socket, its other descriptors, its
+/// timers and its posted work on a thread of its own, and runs each with `queue.sync`.
 ///
 /// A `DispatchSource` costs two wake-ups per burst: dispatch's manager thread sees the socket in
 /// epoll, then a worker thread runs the handler; a timer (`asyncAfter`) costs the same two. On a
@@ -26,26 +26,29 @@ import Glibc
 /// creation traps when descriptors run out, and a watch costs no dispatch memory.
 final class EventWaiter: DescriptorWatching {
     private let control = LockedState(WaiterControl())
-    private let channel: WakeChannel
+    private let channel: WakePipe
 
     /// Starts the thread. `keepAlive` (the sockets) is released by the thread when it ends, on
     /// `queue`, so the descriptor stays open while it may still be polled.
     ///
     /// - Parameters:
     ///   - readable: runs on `queue` when `fileDescriptor` is readable (or has an error pending).
-    ///   - due: runs on `queue` when the deadline set with `wake(at:)` has passed.
     /// - Throws: when no pipe or thread can be made (descriptors or threads exhausted).
     init(fileDescriptor: Int32, queue: DispatchQueue, keepAlive: AnyObject,
-         readable: @escaping @Sendable () -> Void, due: @escaping @Sendable () -> Void) throws(ReachabilityError) {
+         readable: @escaping @Sendable () -> Void) throws(ReachabilityError) {
         #if DEBUG
         if let code = SetupFaults.injected(at: .wakePipe) { throw .system(function: "pipe (engine's waiter wake-up)", errno: code) }
         let injectedThreadFailure = SetupFaults.injected(at: .waiterThread)
         #else
         let injectedThreadFailure: Int32? = nil
         #endif
-        channel = try WakeChannel()
+        do {
+            channel = try WakePipe()
+        } catch {
+            throw .system(function: "pipe (engine's waiter wake-up)", errno: error.errno)
+        }
         let loop = WaitLoop(fileDescriptor: fileDescriptor, channel: channel, queue: queue, control: control,
-                            keepAlive: KeptAlive(object: keepAlive), readable: readable, due: due)
+                            keepAlive: KeptAlive(object: keepAlive), readable: readable)
         let retained = Unmanaged.passRetained(loop).toOpaque()
         var thread = pthread_t()
         let result = injectedThreadFailure ?? pthread_create(&thread, nil, { raw in
@@ -57,14 +60,6 @@ final class EventWaiter: DescriptorWatching {
             throw .system(function: "pthread_create (engine's waiter thread)", errno: result)
         }
         pthread_detach(thread)
-    }
-
-    /// Runs `due` once `deadline` has passed (an earlier pending deadline stands). From any thread.
-    func wake(at deadline: DispatchTime) {
-        control.withLock { control in
-            control.deadline = min(control.deadline ?? .max, deadline.uptimeNanoseconds)
-        }
-        channel.poke()
     }
 
     /// Polls `fileDescriptor` too, and runs `onReadable` on the queue when it is readable.
@@ -87,8 +82,10 @@ final class EventWaiter: DescriptorWatching {
         return token
     }
 
-    /// Runs `action` on the queue once `deadline` has passed: dispatch's timers (`asyncAfter`,
-    /// timer sources) would need its epoll descriptor. Never runs after `cancel` or `stop`.
+    /// Runs `action` on the queue once `deadline` has passed: the loop's one kind of timer (the
+    /// second look after a deletion, the resync after an overrun, host names' re-resolution).
+    /// Dispatch's timers (`asyncAfter`, timer sources) would need its epoll descriptor, and cost
+    /// two wake-ups. Never runs after `cancel` or `stop`.
     func schedule(at deadline: DispatchTime, _ action: @escaping @Sendable () -> Void) -> WatchToken {
         let token = control.withLock { control -> WatchToken in
             if control.exited { return WatchToken(value: 0) }
@@ -110,8 +107,7 @@ final class EventWaiter: DescriptorWatching {
     func post(_ action: @escaping @Sendable () -> Void) -> Bool {
         let posted = control.withLock { control -> Bool in
             if control.exited || control.stopped { return false }
-            control.nextToken += 1
-            control.timers[control.nextToken] = (0, action)
+            control.posted.append(action)
             return true
         }
         if posted { channel.poke() }
@@ -146,41 +142,6 @@ final class EventWaiter: DescriptorWatching {
     }
 }
 
-/// A pipe that wakes the thread from `poll`. Both the waiter and its thread hold it, and its
-/// ends close only when both are done: a write never meets a closed reader (SIGPIPE).
-private final class WakeChannel: Sendable {
-    let reader: Int32
-    let writer: Int32
-
-    init() throws(ReachabilityError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .system(function: "pipe (engine's waiter wake-up)", errno: errno) }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        reader = ends[0]
-        writer = ends[1]
-    }
-
-    /// Makes the reader readable; a full pipe is readable already.
-    func poke() {
-        var byte: UInt8 = 1
-        _ = write(writer, &byte, 1)
-    }
-
-    /// Empties the pipe.
-    func drain() {
-        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        while withUnsafeMutableBytes(of: &bytes, { read(reader, $0.baseAddress, $0.count) }) > 0 {}
-    }
-
-    deinit {
-        close(reader)
-        close(writer)
-    }
-}
-
 /// A descriptor polled beside the event socket, and what runs when it is readable.
 private struct DescriptorWatch {
     let fileDescriptor: Int32
@@ -190,11 +151,11 @@ private struct DescriptorWatch {
 /// What the waiter's callers tell its thread, and the descriptors it polls.
 private struct WaiterControl {
     var stopped = false
-    /// When `due` runs next (`DispatchTime` nanoseconds), if it is to run.
-    var deadline: UInt64?
     var watches: [Int: DescriptorWatch] = [:]
     /// `schedule`d actions and their deadlines (`DispatchTime` nanoseconds).
     var timers: [Int: (deadline: UInt64, action: @Sendable () -> Void)] = [:]
+    /// `post`ed work, in the order it was posted: run on the next turn of the loop.
+    var posted: [@Sendable () -> Void] = []
     var nextToken = 0
     /// Unwatched descriptors the thread closes once it is out of `poll`.
     var closing: [Int32] = []
@@ -206,22 +167,20 @@ private struct WaiterControl {
 /// `keepAlive`, and `control` is a lock.
 private final class WaitLoop: @unchecked Sendable {
     let fileDescriptor: Int32
-    let channel: WakeChannel
+    let channel: WakePipe
     let queue: DispatchQueue
     let control: LockedState<WaiterControl>
     var keepAlive: KeptAlive?
     let readable: @Sendable () -> Void
-    let due: @Sendable () -> Void
 
-    init(fileDescriptor: Int32, channel: WakeChannel, queue: DispatchQueue, control: LockedState<WaiterControl>,
-         keepAlive: KeptAlive, readable: @escaping @Sendable () -> Void, due: @escaping @Sendable () -> Void) {
+    init(fileDescriptor: Int32, channel: WakePipe, queue: DispatchQueue, control: LockedState<WaiterControl>,
+         keepAlive: KeptAlive, readable: @escaping @Sendable () -> Void) {
         self.fileDescriptor = fileDescriptor
         self.channel = channel
         self.queue = queue
         self.control = control
         self.keepAlive = keepAlive
         self.readable = readable
-        self.due = due
     }
 }
 
@@ -245,7 +204,7 @@ extension WaitLoop {
                 for handler in handlers {
                     descriptors.append(pollfd(fd: handler.watch.fileDescriptor, events: Int16(POLLIN), revents: 0))
                 }
-                var earliest = control.deadline
+                var earliest: UInt64? = control.posted.isEmpty ? nil : 0
                 for timer in control.timers.values where timer.deadline < earliest ?? .max { earliest = timer.deadline }
                 return (control.stopped, earliest, control.closing)
             }
@@ -274,8 +233,8 @@ extension WaitLoop {
                 guard control.withLock({ !$0.stopped && $0.watches[handler.token] != nil }) else { continue }
                 queue.sync(execute: handler.watch.onReadable)
             }
-            if isDue() { queue.sync(execute: due) }
             for action in dueTimers() { queue.sync(execute: action) }
+            for action in takePosted() { queue.sync(execute: action) }
         }
         let (remaining, posted) = control.withLock { control in
             control.exited = true
@@ -285,9 +244,10 @@ extension WaitLoop {
                 control.watches.removeAll()
                 control.timers.removeAll()
             }
-            // Posts (deadline 0) were accepted with a promise to run: one may hold a caller's
-            // continuation (`fetchCurrentPath`), which would never resume. Timers are dropped.
-            let posted = control.timers.filter { $0.value.deadline == 0 }.sorted { $0.key < $1.key }.map(\.value.action)
+            // Posts were accepted with a promise to run: one may hold a caller's continuation
+            // (`fetchCurrentPath`), which would never resume. Timers are dropped.
+            let posted = control.posted
+            control.posted.removeAll()
             return (control.closing + control.watches.values.map(\.fileDescriptor), posted)
         }
         remaining.forEach(Syscalls.close)
@@ -299,7 +259,7 @@ extension WaitLoop {
     }
 
     /// Removes and returns the scheduled actions whose deadline has passed, earliest first, and
-    /// those of one deadline (every `post` has 0) in the order they were made: tokens only grow.
+    /// those of one deadline in the order they were made: tokens only grow.
     private func dueTimers() -> [@Sendable () -> Void] {
         control.withLock { control in
             guard !control.stopped, !control.timers.isEmpty else { return [] }
@@ -311,13 +271,13 @@ extension WaitLoop {
         }
     }
 
-    /// Clears the deadline when it has passed. - Returns: whether it had.
-    private func isDue() -> Bool {
+    /// Removes and returns the posted work, in the order it was posted (none once stopping: the
+    /// thread's end runs it).
+    private func takePosted() -> [@Sendable () -> Void] {
         control.withLock { control in
-            guard !control.stopped, let deadline = control.deadline,
-                  deadline <= DispatchTime.now().uptimeNanoseconds else { return false }
-            control.deadline = nil
-            return true
+            guard !control.stopped, !control.posted.isEmpty else { return [] }
+            defer { control.posted.removeAll(keepingCapacity: true) }
+            return control.posted
         }
     }
 

@@ -33,7 +33,7 @@ extension MonitorCore {
         }
         if let old, old !== prober { old.unsubscribe(self) }
         prober?.subscribe(self)
-        pending.map { MonitorCore.dispatch([$0]) }
+        pending.map { MonitorCore.deliver([$0]) }
         connectivityEvent(event)
     }
 
@@ -45,7 +45,7 @@ extension MonitorCore {
             guard state.connectivity.accept(answer, epoch: epoch) else { return nil }
             return state.connectivity.recompose().0
         }
-        pending.map { MonitorCore.dispatch([$0]) }
+        pending.map { MonitorCore.deliver([$0]) }
     }
 
     /// The current epoch, when this monitor wants probing now: a probe set, a satisfied path, and

@@ -25,7 +25,7 @@ extension MonitorCore {
             return state.hasState ? state.channel.enqueue(state.current, again: true) : nil
         }
         guard let (queue, delivery) = work else { return }
-        Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).send()
+        Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).deliver()
     }
 
     #if DEBUG

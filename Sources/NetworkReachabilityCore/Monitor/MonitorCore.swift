@@ -19,7 +19,7 @@ final class MonitorCore: Sendable {
     /// Held while the faces run (`run`); `setQueue` takes it after closing the gate, so when it
     /// returns no callback of this monitor runs or can start. Recursive, so a callback may
     /// unschedule, cancel or release its own monitor.
-    private let calloutLock = LockedState((), recursive: true)
+    private let calloutLock = RecursiveLock()
 
     struct WeakMonitor {
         weak var monitor: PathMonitor?
@@ -164,8 +164,8 @@ final class MonitorCore: Sendable {
         /// Whether the evaluation differs from the path the monitor held.
         var changed: Bool
 
-        /// Queues the delivery on its own; the engine's batches go through `MonitorCore.dispatch`.
-        func send() {
+        /// Queues the delivery on its own; the engine's batches go through `MonitorCore.deliver`.
+        func deliver() {
             guard let delivery else { return }
             delivery.queue.async { delivery.run() }
         }
@@ -174,8 +174,8 @@ final class MonitorCore: Sendable {
     /// The one way an evaluation reaches a monitor (from the engine's queue, or the monitor's own
     /// thread when its namespace is unavailable): composes it with the probe's answer, makes it
     /// current, yields it to the streams, and queues it on the channel when it differs from the
-    /// last one queued. The caller sends the delivery (`Update.send`, or batched by `dispatch`).
-    func record(_ enginePath: NetworkPath) -> Update {
+    /// last one queued. The caller sends the delivery (`Update.deliver`, or batched by `MonitorCore.deliver`).
+    func publish(_ enginePath: NetworkPath) -> Update {
         var changed = false
         var event = ConnectivityOverlay.Event.nothing
         let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in

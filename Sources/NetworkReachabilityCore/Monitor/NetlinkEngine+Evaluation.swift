@@ -8,13 +8,13 @@ import Dispatch
 
 /// Evaluation passes and deliveries, on the engine's queue.
 extension NetlinkEngine {
-    func reevaluateSubscribers() {
-        deliver(to: Array(subscribers.values))
+    func publishEvaluationsOfAll() {
+        publishEvaluations(of: Array(subscribers.values))
     }
 
     /// Re-evaluates the subscribers that watch `name`.
-    func reevaluateSubscribers(ofHost name: String) {
-        deliver(to: subscribers.values.filter { $0.target == .host(name) })
+    func publishEvaluations(ofHost name: String) {
+        publishEvaluations(of: subscribers.values.filter { $0.target == .host(name) })
     }
 
     /// Deliveries go out in batches of this many monitors: the first monitors hear of a change
@@ -23,7 +23,7 @@ extension NetlinkEngine {
 
     /// Evaluates `cores`' targets and delivers what changed. - Returns: the cores whose path did not change.
     @discardableResult
-    func deliver(to cores: [MonitorCore]) -> [MonitorCore] {
+    func publishEvaluations(of cores: [MonitorCore]) -> [MonitorCore] {
         guard !cores.isEmpty else { return [] }
         counters.reevaluations += 1
         var batch: [MonitorCore.PendingDelivery] = []
@@ -33,16 +33,16 @@ extension NetlinkEngine {
             guard let path else { return }
             let core = cores[position]
             noteInterface(of: path, for: core)
-            let update = core.record(path)
+            let update = core.publish(path)
             if update.changed { metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             guard let delivery = update.delivery else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
-                MonitorCore.dispatch(batch)
+                MonitorCore.deliver(batch)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        MonitorCore.dispatch(batch)
+        MonitorCore.deliver(batch)
         return unchanged
     }
 

@@ -23,7 +23,7 @@ extension NetlinkEngine {
     /// Brings the snapshot up to date with a drain; what it can have moved waits in `pending` for
     /// `propagate`. A read absorbs on its caller's thread (so its answer never predates an event
     /// the kernel already sent) but never propagates there: the re-evaluation of other monitors and
-    /// their deliveries are the engine's thread's, which the read wakes (`drainAndRefresh`).
+    /// their deliveries are the engine's thread's, which the read wakes (`absorbForRead`).
     func absorb(_ result: DrainResult, from sockets: EngineSockets) {
         count(result)
         guard result.anythingChanged else { return }
@@ -54,7 +54,7 @@ extension NetlinkEngine {
             // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
             changes.isBroad = true
         }
-        let unchanged = reevaluate(after: changes, links: links)
+        let unchanged = publishMoved(by: changes, links: links)
         if result.isSingleRouteDeletion {
             // One route deleted, nothing else: a monitor whose path the first look changed saw
             // the route gone; only those it left as they were may have met it still there.
@@ -70,7 +70,7 @@ extension NetlinkEngine {
     ///
     /// - Returns: the monitors evaluated again whose path did not change.
     @discardableResult
-    func reevaluate(after changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [MonitorCore] = []) -> [MonitorCore] {
+    func publishMoved(by changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [MonitorCore] = []) -> [MonitorCore] {
         let isBroad = links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes
         var cores: [MonitorCore]
         if isBroad {
@@ -87,7 +87,7 @@ extension NetlinkEngine {
             let covered = Set(cores.map(ObjectIdentifier.init))
             cores += named.filter { !covered.contains(ObjectIdentifier($0)) }
         }
-        let unchanged = deliver(to: cores)
+        let unchanged = publishEvaluations(of: cores)
         if isBroad { resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks) }
         return unchanged
     }
@@ -117,8 +117,8 @@ extension NetlinkEngine {
             return
         }
         secondLook = look
-        // The waiter's thread runs it: one wake-up, where `asyncAfter` costs dispatch two.
-        waiter?.wake(at: .now() + Self.secondLookDelay)
+        // The event loop's timer: one wake-up, where `asyncAfter` costs dispatch two.
+        _ = waiter?.schedule(at: .now() + Self.secondLookDelay) { [weak self] in self?.secondLookDue() }
     }
 
     /// The second look's time has come (on the queue, from the waiter).
@@ -130,13 +130,13 @@ extension NetlinkEngine {
         counters.secondLooks += 1
         if pending.movesDefaultRoutes { routingGeneration &+= 1 }
         let named = pending.cores.values.filter { subscribers[ObjectIdentifier($0)] != nil }
-        reevaluate(after: pending.routes, links: pending.links, alsoLookingAt: named)
+        publishMoved(by: pending.routes, links: pending.links, alsoLookingAt: named)
     }
 
     /// For a read (on the queue, from the reader's thread): absorbs what the socket holds, so the
     /// answer never predates an event the kernel already sent, and leaves its propagation to the
     /// engine's thread, woken for it: a read never evaluates or delivers for other monitors.
-    func drainAndRefresh() {
+    func absorbForRead() {
         guard let sockets else { return }
         absorb(sockets.events.drain(), from: sockets)
         if pending != nil { deferOnQueue { [weak self] in self?.propagate() } }
@@ -185,6 +185,6 @@ extension NetlinkEngine {
             logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error)"])
         }
         snapshot = sockets.freshSnapshot()
-        reevaluateSubscribers()
+        publishEvaluationsOfAll()
     }
 }

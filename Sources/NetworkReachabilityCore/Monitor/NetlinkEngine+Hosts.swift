@@ -47,14 +47,17 @@ extension NetlinkEngine {
 
     /// Blocks the caller (never the queue) until the first resolution of `name` finished, or `timeout` passed.
     func waitForFirstResolution(of name: String, timeout: Duration) {
-        let semaphore = DispatchSemaphore(value: 0)
+        let resolved = WaitableState(false)
         let mustWait = queue.sync { () -> Bool in
             guard hosts[name]?.resolution.state == .pending else { return false }
-            hosts[name]?.waiters.append { semaphore.signal() }
+            hosts[name]?.waiters.append {
+                resolved.withLock { $0 = true }
+                resolved.broadcast()
+            }
             return true
         }
         if mustWait {
-            _ = semaphore.wait(timeout: .now() + .nanoseconds(timeout.nanosecondsClamped))
+            resolved.wait(until: { $0 }, timeout: timeout) { _ in }
         }
     }
 
@@ -70,11 +73,11 @@ extension NetlinkEngine {
         }
     }
 
-    /// Evaluates `target` now, like `evaluateNow`, suspending the caller instead of blocking it.
-    func evaluate(_ target: MonitorTarget) async -> NetworkPath {
+    /// Evaluates `target` now, like `read`, suspending the caller instead of blocking it.
+    func read(_ target: MonitorTarget) async -> NetworkPath {
         await withCheckedContinuation { continuation in
             deferOnQueue { [self] in
-                continuation.resume(returning: evaluateNowOnQueue(target).path)
+                continuation.resume(returning: readOnQueue(target).path)
             }
         }
     }
@@ -116,7 +119,7 @@ extension NetlinkEngine {
             logger.debug("name resolution failed for now", metadata: ["name": "\(name)", "error": "\(text)"])
         }
         if entry.resolution != before || before.state == .pending {
-            reevaluateSubscribers(ofHost: name)
+            publishEvaluations(ofHost: name)
         }
         if again { resolve(name) }
     }
@@ -125,7 +128,7 @@ extension NetlinkEngine {
         guard hosts[name]?.resolution.state == .pending else { return }
         hosts[name]!.resolution.state = .failed
         hosts[name]!.releaseWaiters()
-        reevaluateSubscribers(ofHost: name)
+        publishEvaluations(ofHost: name)
     }
 
     /// Re-resolves `name` every shortest interval of its monitors, on the wait loop's clock.
@@ -157,7 +160,7 @@ extension NetlinkEngine {
                 self.resolverPool.configurationChanged()
                 self.resolveAllHosts()
             }
-            self.reevaluateSubscribers()
+            self.publishEvaluationsOfAll()
         }
     }
 }

@@ -30,7 +30,7 @@ extension NetlinkEngine {
         resolverPoolIfStarted?.stop()
         EngineRegistry.forget(self)
         for core in subscribers.values {
-            core.record(.unsatisfied(.namespaceUnavailable)).send()
+            core.publish(.unsatisfied(.namespaceUnavailable)).deliver()
         }
     }
 

@@ -124,8 +124,7 @@ final class NetlinkEngine: @unchecked Sendable {
             do throws(ReachabilityError) {
                 // The waiter keeps the sockets open until its thread has ended; they die on the queue.
                 let waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
-                                             readable: { [weak self] in self?.handleReadable() },
-                                             due: { [weak self] in self?.secondLookDue() })
+                                             readable: { [weak self] in self?.handleReadable() })
                 self.waiter = waiter
                 poster.withLock { $0.waiter = waiter }
                 do throws(NetlinkError) {
@@ -153,18 +152,18 @@ final class NetlinkEngine: @unchecked Sendable {
     // MARK: - Monitors
 
     /// Evaluates `target` now, with a fresh snapshot of what the socket has queued. Blocks the caller for one round trip.
-    func evaluateNow(_ target: MonitorTarget) -> NetworkPath {
-        evaluateNowNoting(target).path
+    func read(_ target: MonitorTarget) -> NetworkPath {
+        readNoting(target).path
     }
 
-    /// `evaluateNow`, also telling whether the path is a state (false: a name still being resolved).
-    func evaluateNowNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
-        queue.sync { evaluateNowOnQueue(target) }
+    /// `read`, also telling whether the path is a state (false: a name still being resolved).
+    func readNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
+        queue.sync { readOnQueue(target) }
     }
 
-    /// `evaluateNowNoting` on the queue (`fetchCurrentPath` comes through `deferOnQueue`).
-    func evaluateNowOnQueue(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
-        drainAndRefresh()
+    /// `readNoting` on the queue (`fetchCurrentPath` comes through `deferOnQueue`).
+    func readOnQueue(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
+        absorbForRead()
         // A name whose first resolution has not finished reads as not resolved.
         let isPending = resolution(for: target)?.state == .pending
         return (evaluate([target], includingPending: true)[0]!, !isPending)
@@ -172,9 +171,9 @@ final class NetlinkEngine: @unchecked Sendable {
 
     /// The path of `target` now, or nil for a host name whose first resolution has not finished:
     /// one route lookup for an address, never a wait (`ReachabilityManager.startMonitoring()`).
-    func evaluateIfKnown(_ target: MonitorTarget) -> NetworkPath? {
+    func readIfKnown(_ target: MonitorTarget) -> NetworkPath? {
         queue.sync {
-            drainAndRefresh()
+            absorbForRead()
             return evaluate([target])[0]
         }
     }
@@ -182,13 +181,13 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
     func subscribe(_ core: MonitorCore) {
         queue.sync {
-            drainAndRefresh()
+            absorbForRead()
             subscribers[ObjectIdentifier(core)] = core
             subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
             // A name still being resolved gets its first callback when the resolution finishes.
             if let path = evaluate([core.target])[0] {
                 noteInterface(of: path, for: core)
-                core.record(path).send()
+                core.publish(path).deliver()
                 metrics?.record(path, of: core.target)
             }
         }
@@ -220,7 +219,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.
     func interfaceStatuses() -> [InterfaceStatus] {
         queue.sync {
-            drainAndRefresh()
+            absorbForRead()
             return snapshot.links.values.sorted { $0.index < $1.index }
                 .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
         }

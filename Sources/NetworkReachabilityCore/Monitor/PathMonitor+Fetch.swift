@@ -15,7 +15,7 @@ extension PathMonitor {
         if case .host(let name) = core.target, let hostOptions {
             await engine.firstResolution(of: name, timeout: hostOptions.firstResolutionTimeout)
         }
-        let evaluated = readNeedsEvaluation ? await engine.evaluate(core.target) : nil
+        let evaluated = readNeedsEvaluation ? await engine.read(core.target) : nil
         return pathForRead(evaluated: evaluated)
     }
 }

@@ -10,6 +10,6 @@ extension PathMonitor {
     /// (the status then stays as it was until the first callback).
     package func knownPathNow() -> NetworkPath? {
         guard let engine else { return .unsatisfied(.namespaceUnavailable) }
-        return engine.evaluateIfKnown(core.target)
+        return engine.readIfKnown(core.target)
     }
 }

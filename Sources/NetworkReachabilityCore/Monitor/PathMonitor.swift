@@ -106,7 +106,7 @@ public final class PathMonitor: Sendable {
             self.hostOptions = nil
         }
         // A name not yet resolved has no state: its placeholder path is never delivered.
-        let (initial, isResolved) = engine.evaluateNowNoting(target)
+        let (initial, isResolved) = engine.readNoting(target)
         self.core = MonitorCore(target: target, initial: initial, hasState: isResolved, metrics: engine.metrics)
         core.attach(owner: self)
     }
@@ -125,7 +125,7 @@ public final class PathMonitor: Sendable {
         if let engine {
             engine.subscribe(core)
         } else {
-            core.record(.unsatisfied(.namespaceUnavailable)).send()
+            core.publish(.unsatisfied(.namespaceUnavailable)).deliver()
         }
     }
 
@@ -134,8 +134,8 @@ public final class PathMonitor: Sendable {
         if !core.isActive { engine?.unsubscribe(core) }
     }
 
-    private func evaluateNow() -> NetworkPath {
-        engine?.evaluateNow(core.target) ?? .unsatisfied(.namespaceUnavailable)
+    private func readNow() -> NetworkPath {
+        engine?.read(core.target) ?? .unsatisfied(.namespaceUnavailable)
     }
 
     // MARK: - Callbacks
@@ -241,7 +241,7 @@ public final class PathMonitor: Sendable {
     /// does; in async code, `fetchCurrentPath()` suspends instead.
     public var currentPath: NetworkPath {
         awaitFirstResolution()
-        return pathForRead(evaluated: readNeedsEvaluation ? evaluateNow() : nil)
+        return pathForRead(evaluated: readNeedsEvaluation ? readNow() : nil)
     }
 
     /// Whether a read must ask the engine: a scheduled monitor's `current` is kept fresh by the

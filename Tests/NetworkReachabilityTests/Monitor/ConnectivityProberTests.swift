@@ -40,7 +40,7 @@ final class ConnectivityProberTests: XCTestCase {
     }
 
     private func record(_ core: MonitorCore, _ path: NetworkPath) {
-        MonitorCore.dispatch([core.record(path).delivery].compactMap { $0 })
+        MonitorCore.deliver([core.publish(path).delivery].compactMap { $0 })
     }
 
     private func waitUntil(_ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) {

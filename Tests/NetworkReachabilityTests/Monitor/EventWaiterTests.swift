@@ -31,8 +31,7 @@ final class EventWaiterTests: XCTestCase {
                                          _ = read(keepAlive.descriptor, &byte, 1)
                                          inHandler.signal()
                                          _ = leaveHandler.wait(timeout: .now() + Self.timeout)
-                                     },
-                                     due: {})
+                                     })
         // When the thread is busy in a handler on the queue
         var byte: UInt8 = 1
         XCTAssertEqual(write(ends[1], &byte, 1), 1)

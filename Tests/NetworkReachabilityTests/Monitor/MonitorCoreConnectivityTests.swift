@@ -33,7 +33,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         let (firstEpoch, _) = try XCTUnwrap(core.connectivityEpoch())
         // When: the answer for the first path arrives, then the path moves, then the old answer arrives again
         core.applyConnectivity(Self.answer, epoch: firstEpoch)
-        MonitorCore.dispatch([core.record(Self.path(gateway: "10.0.0.254")).delivery].compactMap { $0 })
+        MonitorCore.deliver([core.publish(Self.path(gateway: "10.0.0.254")).delivery].compactMap { $0 })
         core.applyConnectivity(Self.answer, epoch: firstEpoch)
         queue.sync {}
         // Then: unknown, portal, then unknown for the moved path; the stale answer is dropped
@@ -42,7 +42,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         XCTAssertEqual(paths.values.last?.gateways.map(\.addressString), ["10.0.0.254"], "the answer never brings an older engine path back")
         XCTAssertEqual(flags.values, [[.reachable]], "connectivity changes fire no flags callback")
         // When: the path is no longer satisfied: none at once
-        MonitorCore.dispatch([core.record(Self.path(satisfied: false)).delivery].compactMap { $0 })
+        MonitorCore.deliver([core.publish(Self.path(satisfied: false)).delivery].compactMap { $0 })
         queue.sync {}
         XCTAssertEqual(core.current.connectivity, .none)
         XCTAssertNil(core.connectivityEpoch(), "no probe is wanted for an unsatisfied path")
@@ -51,7 +51,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
 
     func testWithoutAProber_connectivityIsUnknown_andNothingIsAsked() {
         let core = MonitorCore(target: .general(.none), initial: Self.path())
-        XCTAssertNil(core.record(Self.path()).delivery)
+        XCTAssertNil(core.publish(Self.path()).delivery)
         XCTAssertEqual(core.current.connectivity, .unknown)
         XCTAssertEqual(core.current.connectivity, .unknown)
         XCTAssertNil(core.connectivityEpoch(evenIfIdle: true))

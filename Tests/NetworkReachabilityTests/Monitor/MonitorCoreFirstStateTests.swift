@@ -37,7 +37,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         // Then nothing arrives until the engine's first real evaluation, which arrives even when it equals the placeholder
         XCTAssertEqual(flags.values, [])
         XCTAssertEqual(paths.values, [])
-        core.record(Self.path([])).send()
+        core.publish(Self.path([])).deliver()
         queue.sync {}
         XCTAssertEqual(flags.values, [[]])
         XCTAssertEqual(paths.values, [Self.path([])])
@@ -53,7 +53,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         let called = Recorder<ReachabilityFlags>()
         core.setFlagsHandler { handled.append($0) }
         core.setQueue(queue)
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         // When the C callback is set on the scheduled core
         core.setCallback(Self.callback, context: CallbackContext(PathMonitor.Context(info: Unmanaged.passUnretained(called).toOpaque())))
@@ -78,7 +78,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         let paths = Recorder<NetworkPath>()
         core.delegate = delegate
         core.setQueue(queue)
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         core.pathHandler = { paths.append($0) }
         queue.sync {}
@@ -93,19 +93,19 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         let owner = PathMonitor(unavailable: .general(.none), namespace: .current, error: .namespaceNotFound(path: "/nowhere"))
         core.attach(owner: owner)
         let (queue, paths) = core.scheduleRecordingPaths()
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         // When a delegate is set on the scheduled core, and the same path is evaluated again
         let delegate = DelegateProbe()
         core.delegate = delegate
         queue.sync {}
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         // Then the delegate gets the current path once; the handler does not get it twice
         XCTAssertEqual(delegate.paths.values, [Self.path([.reachable])])
         XCTAssertEqual(paths.values, [Self.path([.reachable])])
         // And a change reaches both
-        core.record(Self.path([])).send()
+        core.publish(Self.path([])).deliver()
         queue.sync {}
         XCTAssertEqual(delegate.paths.values, [Self.path([.reachable]), Self.path([])])
         XCTAssertEqual(paths.values, [Self.path([.reachable]), Self.path([])])
@@ -122,7 +122,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         core.delegate = delegate
         queue.sync {}
         XCTAssertEqual(delegate.paths.values, [])
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         XCTAssertEqual(delegate.paths.values, [Self.path([.reachable])])
         withExtendedLifetime(owner) {}

@@ -33,10 +33,10 @@ final class MonitorCoreTests: XCTestCase {
         core.pathHandler = { paths.append($0) }
         core.setQueue(queue)
         // When: the same state twice, then the same flags over another gateway, then new flags
-        core.record(Self.path([.reachable])).send()
-        core.record(Self.path([.reachable])).send()
-        core.record(Self.path([.reachable], gateway: "10.0.0.254")).send()
-        core.record(Self.path([])).send()
+        core.publish(Self.path([.reachable])).deliver()
+        core.publish(Self.path([.reachable])).deliver()
+        core.publish(Self.path([.reachable], gateway: "10.0.0.254")).deliver()
+        core.publish(Self.path([])).deliver()
         queue.sync {}
         // Then
         XCTAssertEqual(flags.values, [[.reachable], []])
@@ -55,11 +55,11 @@ final class MonitorCoreTests: XCTestCase {
             core.setQueue(position == 3 ? other : shared)
         }
         // When: one batch for all, then a second batch in which only two changed
-        MonitorCore.dispatch(cores.compactMap { $0.record(Self.path([.reachable])).delivery })
+        MonitorCore.deliver(cores.compactMap { $0.publish(Self.path([.reachable])).delivery })
         let second = cores.enumerated().compactMap { position, core in
-            core.record(Self.path(position % 2 == 0 ? [] : [.reachable])).delivery
+            core.publish(Self.path(position % 2 == 0 ? [] : [.reachable])).delivery
         }
-        MonitorCore.dispatch(second)
+        MonitorCore.deliver(second)
         shared.sync {}
         other.sync {}
         // Then: every monitor heard the first state, only the changed ones the second, each queue in order
@@ -74,7 +74,7 @@ final class MonitorCoreTests: XCTestCase {
         let queue = DispatchQueue(label: "test.delivery")
         let paths = Recorder<NetworkPath>()
         core.pathHandler = { paths.append($0) }
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         XCTAssertEqual(core.current, Self.path([.reachable]))
         XCTAssertFalse(core.isActive)
         // Scheduling does not replay by itself: the engine's subscribe hands the first state over.
@@ -82,7 +82,7 @@ final class MonitorCoreTests: XCTestCase {
         XCTAssertTrue(core.isActive)
         queue.sync {}
         XCTAssertEqual(paths.values, [])
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         XCTAssertEqual(paths.values, [Self.path([.reachable])], "the first state after scheduling arrives even if unchanged")
     }
@@ -92,7 +92,7 @@ final class MonitorCoreTests: XCTestCase {
         let core = makeCore()
         let (queue, paths) = core.scheduleRecordingPaths()
         queue.suspend()
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         // When
         core.setQueue(nil)
         queue.resume()
@@ -105,11 +105,11 @@ final class MonitorCoreTests: XCTestCase {
     func testSchedule_again_deliversTheCurrentStateAgain() {
         let core = makeCore()
         let (queue, paths) = core.scheduleRecordingPaths()
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         core.setQueue(nil)
         core.setQueue(queue)
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         XCTAssertEqual(paths.values, [Self.path([.reachable]), Self.path([.reachable])])
     }
@@ -127,7 +127,7 @@ final class MonitorCoreTests: XCTestCase {
             events.append("callback returned")
         }
         core.setQueue(queue)
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         XCTAssertEqual(started.wait(timeout: .now() + Self.timeout), .success)
         // When: another thread unschedules while the callback runs
         let unscheduled = expectation(description: "unschedule returned")
@@ -156,9 +156,9 @@ final class MonitorCoreTests: XCTestCase {
             returned.fulfill()
         }
         core.setQueue(queue)
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         wait(for: [returned], timeout: Self.timeout)
-        core.record(Self.path([])).send()
+        core.publish(Self.path([])).deliver()
         queue.sync {}
         XCTAssertEqual(paths.values, [Self.path([.reachable])])
     }
@@ -169,7 +169,7 @@ final class MonitorCoreTests: XCTestCase {
         core.tearDown()
         core.setQueue(queue)
         XCTAssertFalse(core.isActive, "a torn-down core cannot be scheduled again")
-        core.record(Self.path([.reachable])).send()
+        core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
         XCTAssertEqual(paths.values, [])
         XCTAssertNil(core.pathHandler)
@@ -183,9 +183,9 @@ final class MonitorCoreTests: XCTestCase {
         let id = core.addStream(continuation)
         XCTAssertNotNil(id)
         XCTAssertTrue(core.isActive)
-        core.record(Self.path([.reachable])).send()
-        core.record(Self.path([.reachable])).send()
-        core.record(Self.path([.reachable], gateway: "10.0.0.254")).send()
+        core.publish(Self.path([.reachable])).deliver()
+        core.publish(Self.path([.reachable])).deliver()
+        core.publish(Self.path([.reachable], gateway: "10.0.0.254")).deliver()
         core.tearDown()
         var received: [NetworkPath] = []
         for await path in stream { received.append(path) }
@@ -209,7 +209,7 @@ final class MonitorCoreTests: XCTestCase {
         // When an unscheduled read evaluated, then the monitor started and the engine recorded a newer path
         let (_, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
         let id = core.addStream(continuation)
-        core.record(Self.path([])).send()
+        core.publish(Self.path([])).deliver()
         // Then the read's older path does not overwrite it (it would be redelivered after it)
         core.storeIfInactive(Self.path([.reachable]))
         XCTAssertEqual(core.current, Self.path([]))

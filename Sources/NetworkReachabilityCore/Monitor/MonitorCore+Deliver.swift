@@ -9,7 +9,7 @@ import Dispatch
 extension MonitorCore {
     /// Sends each queue its deliveries as one work item, in the order given: the engine's batches
     /// of many monitors cost one `async` per callback queue, not one per monitor.
-    static func dispatch(_ deliveries: [PendingDelivery]) {
+    static func deliver(_ deliveries: [PendingDelivery]) {
         guard deliveries.count > 1 else {
             if let only = deliveries.first { only.queue.async { only.run() } }
             return
