@@ -1,5 +1,4 @@
 import ReachabilitySystem
-import Synchronization
 import NetworkReachability
 import Dispatch
 import Foundation
@@ -9,10 +8,8 @@ import Foundation
 ///
 /// This is all the compat layer adds to the core's delivery: the faces run, deduplicated and in
 /// order, under the target's callout lock, exactly as on a dispatch queue, only on a run loop's
-/// thread. Each delivery is handed to every run loop the target is scheduled on; the first to run
-/// it while still scheduled there claims it, as a run-loop source signalled once is performed once
-/// however many run loops hold it. The target's schedule holds the hop; a new schedule makes a new
-/// one, so a delivery of an older schedule finds nothing to claim and the core's gate drops it.
+/// thread. The target's schedule holds the hop; a new schedule makes a new one, and the core's
+/// gate drops the deliveries of an older one wherever they arrive.
 final class RunLoopSchedule: DeliveryHop {
     /// The queue of every run-loop schedule: the core hands it the deliveries, and all that runs
     /// there is posting them on.
@@ -44,25 +41,18 @@ final class RunLoopSchedule: DeliveryHop {
         targets.withLock { $0.contains { $0.runLoop == runLoop } }
     }
 
+    /// Hands the delivery to each run loop. The first to perform it while still scheduled there
+    /// runs the faces; the core's gate turns the others away (the delivery is no longer newer than
+    /// the last that ran), as a run-loop source signalled once is performed once however many run
+    /// loops hold it.
     func carry(_ perform: @escaping @Sendable (_ isWanted: () -> Bool) -> Void) {
-        let token = DeliveryToken()
         for (runLoop, modes) in RunLoopTarget.grouped(targets.withLock { $0 }) {
             runLoop.perform(inModes: modes) { [self] in
                 // Asked under the target's callout lock: once an unschedule from this run loop
                 // returned, no callback of the target starts here.
-                perform { includes(runLoop) && token.claim() }
+                perform { includes(runLoop) }
             }
         }
-    }
-}
-
-/// One delivery handed to several run loops: claimed by the first that runs it.
-final class DeliveryToken: Sendable {
-    private let claimed = Atomic<Bool>(false)
-
-    /// - Returns: true for the first caller only.
-    func claim() -> Bool {
-        claimed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
     }
 }
 
