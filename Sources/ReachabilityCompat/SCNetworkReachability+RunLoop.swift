@@ -52,7 +52,9 @@ public func SCNetworkReachabilityScheduleWithRunLoop(_ target: SCNetworkReachabi
 public func SCNetworkReachabilityUnscheduleFromRunLoop(_ target: SCNetworkReachability, _ runLoop: RunLoop, _ runLoopMode: RunLoop.Mode) -> Bool {
     let entry = RunLoopTarget(runLoop: RunLoopHandle(runLoop), mode: runLoopMode)
     let unscheduled = target.reschedule { current in
-        guard let runLoops = current?.hop as? RunLoopSchedule, let remaining = runLoops.remove(entry) else { return .refuse }
+        guard let runLoops = current?.hop as? RunLoopSchedule, let remaining = runLoops.remove(entry) else {
+            return .refuse
+        }
         return remaining == 0 ? .move(to: nil) : .keep
     }
     if !unscheduled { setSCError(Int32(kSCStatusInvalidArgument)) }

@@ -47,8 +47,6 @@ extension CompatTests {
         }
     }
 
-
-
     func testSetCallback_onATargetAlreadyOnARunLoop_getsTheCurrentFlagsOnce() throws {
         try withCompatNamespace { _ in
             // Set once the first delivery ran (with no callback), and set while it is on its way
@@ -106,7 +104,7 @@ extension CompatTests {
 
             // The first schedule's delivery reaches the run loop, which does not run yet
             XCTAssertTrue(SCNetworkReachabilityScheduleWithRunLoop(target, RunLoop.current, .default))
-            Thread.sleep(forTimeInterval: 0.3)
+            Thread.sleep(forTimeInterval: 0.3 * ReliabilityEnvironment.timeScale)
             XCTAssertTrue(SCNetworkReachabilityUnscheduleFromRunLoop(target, RunLoop.current, .default))
             XCTAssertTrue(SCNetworkReachabilityScheduleWithRunLoop(target, RunLoop.current, .default))
 
@@ -128,8 +126,11 @@ extension CompatTests {
             target.setCallback { closureFlags.append($0) }
             XCTAssertTrue(SCNetworkReachabilitySetDispatchQueue(target, DispatchQueue(label: "CompatTests.faces")))
             try namespace.setCarrier(false)
-            let changed: @Sendable ([SCNetworkReachabilityFlags]) -> Bool = { $0 == [.reachable, [.reachable, .connectionRequired]] }
-            wait(for: [probe.flags.expectation("callback", until: changed), closureFlags.expectation("closure", until: changed)], timeout: timeout)
+            let changed: @Sendable ([SCNetworkReachabilityFlags]) -> Bool = {
+                $0 == [.reachable, [.reachable, .connectionRequired]]
+            }
+            let bothChanged = [probe.flags.expectation("callback", until: changed), closureFlags.expectation("closure", until: changed)]
+            wait(for: bothChanged, timeout: timeout)
             XCTAssertTrue(SCNetworkReachabilitySetDispatchQueue(target, nil))
         }
     }
@@ -144,9 +145,10 @@ extension CompatTests {
         return condition()
     }
 
-    /// Runs the current run loop in the default mode for `seconds`: what is queued there runs.
+    /// Runs the current run loop in the default mode for `seconds` (longer under a sanitizer): what
+    /// is queued there runs.
     func spinRunLoop(for seconds: TimeInterval) {
-        let end = Date(timeIntervalSinceNow: seconds)
+        let end = Date(timeIntervalSinceNow: seconds * ReliabilityEnvironment.timeScale)
         spinRunLoop { Date() >= end }
     }
 

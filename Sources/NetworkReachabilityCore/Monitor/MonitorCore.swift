@@ -16,8 +16,8 @@ final class MonitorCore: Sendable {
     let state: LockedState<State>
     /// Deliveries counted here, not through the engine (nil without a metrics backend).
     private let metrics: EngineMetrics?
-    /// Held while the faces run (`runFaces`); `reschedule` takes it after closing the gate, so when it
-    /// returns no callback of this monitor runs or can start. Recursive, so a callback may
+    /// Held while the faces run (`runFaces`); `reschedule` takes it after closing the gate, so
+    /// when it returns no callback of this monitor runs or can start. Recursive, so a callback may
     /// unschedule, cancel or release its own monitor.
     private let calloutLock = LockedState((), recursive: true)
 
