@@ -27,9 +27,8 @@ public func SCNetworkReachabilitySetCallback(
     _ target: SCNetworkReachability, _ callout: SCNetworkReachabilityCallBack?,
     _ context: UnsafeMutablePointer<SCNetworkReachabilityContext>?
 ) -> Bool {
-    let retained = callout == nil ? nil : context.map { $0.pointee.callbackContext }
-    TargetRecord.of(target).setCallback(callout, context: retained)
-    return true
+    // The target's own C callback face: the one callback and context of `PathMonitor.setCallback(_:context:)`.
+    target.setCallback(callout, retainedContext: callout == nil ? nil : context.map { $0.pointee.callbackContext })
 }
 
 /// Schedules the target's callbacks on `queue`, or unschedules them with nil
@@ -46,24 +45,16 @@ public func SCNetworkReachabilitySetCallback(
 ///   one that is not scheduled on a queue.
 @discardableResult
 public func SCNetworkReachabilitySetDispatchQueue(_ target: SCNetworkReachability, _ queue: DispatchQueue?) -> Bool {
-    let record = TargetRecord.of(target)
-    let moved = record.reschedule { current in
+    // Apple's rules on the core's schedule: a queue only when idle, nil only for a queue.
+    let moved = target.reschedule { current in
         switch (current, queue) {
-        case (.none, let queue?): .queue(queue)
-        case (.queue, nil): TargetRecord.Schedule.none
-        default: nil
+        case (nil, let queue?): .move(to: MonitorSchedule(queue: queue))
+        case (let current?, nil) where current.hop == nil: .move(to: nil)
+        default: .refuse
         }
     }
-    guard moved else {
-        setSCError(Int32(kSCStatusInvalidArgument))
-        return false
-    }
-    if let queue {
-        target.setDispatchQueue(queue)
-    } else {
-        target.unschedule()
-    }
-    return true
+    if !moved { setSCError(Int32(kSCStatusInvalidArgument)) }
+    return moved
 }
 
 /// Reads the target's flags now (`SCNetworkReachabilityGetFlags`).

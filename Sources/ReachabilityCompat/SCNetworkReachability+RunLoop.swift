@@ -23,19 +23,17 @@ import Foundation
 ///   scheduled on a dispatch queue.
 @discardableResult
 public func SCNetworkReachabilityScheduleWithRunLoop(_ target: SCNetworkReachability, _ runLoop: RunLoop, _ runLoopMode: RunLoop.Mode) -> Bool {
-    let record = TargetRecord.of(target)
     let entry = RunLoopTarget(runLoop: RunLoopHandle(runLoop), mode: runLoopMode)
-    var wasIdle = false
-    let result = record.updateRunLoops { current in
-        wasIdle = current.isEmpty
-        return current.contains(entry) ? current : current + [entry]
+    let scheduled = target.reschedule { current in
+        guard let current else {
+            return .move(to: MonitorSchedule(queue: RunLoopSchedule.queue, hop: RunLoopSchedule(entry)))
+        }
+        guard let runLoops = current.hop as? RunLoopSchedule else { return .refuse }
+        runLoops.add(entry)
+        return .keep
     }
-    guard result != nil else {
-        setSCError(Int32(kSCStatusInvalidArgument))
-        return false
-    }
-    if wasIdle { target.setDispatchQueue(record.runLoopQueue) }
-    return true
+    if !scheduled { setSCError(Int32(kSCStatusInvalidArgument)) }
+    return scheduled
 }
 
 /// `SCNetworkReachabilityScheduleWithRunLoop` with the mode's name, for `CFRunLoopMode.defaultMode.rawValue`.
@@ -52,17 +50,15 @@ public func SCNetworkReachabilityScheduleWithRunLoop(_ target: SCNetworkReachabi
 ///   not scheduled there.
 @discardableResult
 public func SCNetworkReachabilityUnscheduleFromRunLoop(_ target: SCNetworkReachability, _ runLoop: RunLoop, _ runLoopMode: RunLoop.Mode) -> Bool {
-    let record = TargetRecord.of(target)
     let entry = RunLoopTarget(runLoop: RunLoopHandle(runLoop), mode: runLoopMode)
-    let result = record.updateRunLoops { current in
-        current.contains(entry) ? current.filter { $0 != entry } : nil
+    let unscheduled = target.reschedule { current in
+        guard let runLoops = current?.hop as? RunLoopSchedule, let remaining = runLoops.remove(entry) else {
+            return .refuse
+        }
+        return remaining == 0 ? .move(to: nil) : .keep
     }
-    guard let remaining = result else {
-        setSCError(Int32(kSCStatusInvalidArgument))
-        return false
-    }
-    if remaining.isEmpty { target.unschedule() }
-    return true
+    if !unscheduled { setSCError(Int32(kSCStatusInvalidArgument)) }
+    return unscheduled
 }
 
 /// `SCNetworkReachabilityUnscheduleFromRunLoop` with the mode's name.
@@ -90,68 +86,3 @@ public var kCFRunLoopCommonModes: RunLoop.Mode { .common }
 public func CFRunLoopGetCurrent() -> RunLoop { RunLoop.current }
 /// Stands for Apple's `CFRunLoopGetMain()`: `RunLoop.main`.
 public func CFRunLoopGetMain() -> RunLoop { RunLoop.main }
-
-/// A run loop, compared by identity.
-///
-/// `@unchecked Sendable`: only `perform(inModes:block:)` and `add(_:forMode:)` are called from
-/// other threads, and CoreFoundation locks the run loop for both (`CFRunLoopPerformBlock`,
-/// `CFRunLoopAddTimer`), as Apple documents them safe from any thread.
-struct RunLoopHandle: @unchecked Sendable, Equatable {
-    let runLoop: RunLoop
-
-    init(_ runLoop: RunLoop) {
-        self.runLoop = runLoop
-    }
-
-    static func == (lhs: RunLoopHandle, rhs: RunLoopHandle) -> Bool {
-        lhs.runLoop === rhs.runLoop
-    }
-
-    /// Queues `block` to run on the run loop in one of `modes`, and wakes it.
-    ///
-    /// A queued block alone does not wake a sleeping run loop, and corelibs Foundation has no
-    /// `CFRunLoopWakeUp`; adding a timer that is already due does wake it, and the loop then runs
-    /// the queued blocks in order.
-    func perform(inModes modes: [RunLoop.Mode], _ block: @escaping @Sendable () -> Void) {
-        let wakeUp = WakeUpTimer(Timer(timeInterval: 0, repeats: false) { _ in })
-        runLoop.perform(inModes: modes) {
-            block()
-            // The run loop holds a timer until it fires in one of its modes; one that never runs
-            // in the others would keep it for good.
-            wakeUp.timer.invalidate()
-        }
-        for mode in modes {
-            runLoop.add(wakeUp.timer, forMode: mode)
-        }
-    }
-}
-
-/// The wake-up timer, handed to the block that invalidates it on the run loop's own thread.
-///
-/// `@unchecked Sendable`: the timer is created here and then touched only on its run loop's thread.
-private final class WakeUpTimer: @unchecked Sendable {
-    let timer: Timer
-
-    init(_ timer: Timer) {
-        self.timer = timer
-    }
-}
-
-/// A run loop and a mode a target is scheduled in.
-struct RunLoopTarget: Sendable, Equatable {
-    var runLoop: RunLoopHandle
-    var mode: RunLoop.Mode
-
-    /// The targets grouped by run loop, in first-scheduled order.
-    static func grouped(_ targets: [RunLoopTarget]) -> [(RunLoopHandle, [RunLoop.Mode])] {
-        var groups: [(RunLoopHandle, [RunLoop.Mode])] = []
-        for target in targets {
-            if let index = groups.firstIndex(where: { $0.0 == target.runLoop }) {
-                groups[index].1.append(target.mode)
-            } else {
-                groups.append((target.runLoop, [target.mode]))
-            }
-        }
-        return groups
-    }
-}

@@ -6,7 +6,7 @@ import XCTest
 /// Apple's names (`ReachabilityCompat`) against a real kernel, in throwaway namespaces chosen with
 /// `ReachabilityCompat.defaultNamespace`.
 final class CompatTests: XCTestCase {
-    private let timeout = PortingTests.timeout
+    let timeout = PortingTests.timeout
 
     // MARK: - Context
 
@@ -178,58 +178,6 @@ final class CompatTests: XCTestCase {
             XCTAssertTrue(SCNetworkReachabilitySetDispatchQueue(target, nil))
             XCTAssertTrue(SCNetworkReachabilitySetDispatchQueue(controlTarget, nil))
         }
-    }
-
-    // MARK: - Run loops
-
-    func testScheduleWithRunLoop_deliversOnTheRunLoopThread_untilUnscheduled() throws {
-        try withCompatNamespace { namespace in
-            let probe = ContextProbe()
-            probe.expectedThread = pthread_self()
-            let control = ContextProbe()
-            let target = try makeZeroAddressTarget()
-            let controlTarget = try makeZeroAddressTarget()
-            var context = plainContext(for: probe)
-            var controlContext = plainContext(for: control)
-            XCTAssertTrue(SCNetworkReachabilitySetCallback(target, Self.recordingCallback, &context))
-            XCTAssertTrue(SCNetworkReachabilitySetCallback(controlTarget, Self.recordingCallback, &controlContext))
-            XCTAssertTrue(SCNetworkReachabilitySetDispatchQueue(controlTarget, DispatchQueue(label: "CompatTests.control")))
-
-            // Apple's spelling of the run loop and mode
-            XCTAssertTrue(SCNetworkReachabilityScheduleWithRunLoop(target, CFRunLoopGetCurrent(), CFRunLoopMode.defaultMode.rawValue))
-            XCTAssertTrue(spinRunLoop { probe.flags.values.count >= 1 }, "first callback on the run loop")
-            XCTAssertEqual(probe.flags.values, [.reachable])
-
-            // A dispatch queue is refused while on a run loop
-            XCTAssertFalse(SCNetworkReachabilitySetDispatchQueue(target, DispatchQueue(label: "CompatTests.refused")))
-            XCTAssertEqual(SCError(), Int32(kSCStatusInvalidArgument))
-
-            try namespace.setCarrier(false)
-            XCTAssertTrue(spinRunLoop { probe.flags.values.count >= 2 }, "change on the run loop")
-            XCTAssertEqual(probe.flags.values, [.reachable, [.reachable, .connectionRequired]])
-            XCTAssertEqual(probe.onExpectedThread.values, [true, true])
-
-            // When unscheduled, no more callbacks, though the kernel changes
-            XCTAssertTrue(SCNetworkReachabilityUnscheduleFromRunLoop(target, RunLoop.current, .default))
-            XCTAssertFalse(SCNetworkReachabilityUnscheduleFromRunLoop(target, RunLoop.current, .default))
-            XCTAssertEqual(SCError(), Int32(kSCStatusInvalidArgument))
-            try namespace.setCarrier(true)
-            wait(for: [control.flags.expectation("carrier back") { $0.count >= 3 && $0.last == .reachable }], timeout: timeout)
-            let marker = Atomic<Bool>(false)
-            RunLoop.current.perform(inModes: [.default]) { marker.store(true, ordering: .relaxed) }
-            XCTAssertTrue(spinRunLoop { marker.load(ordering: .relaxed) })
-            XCTAssertEqual(probe.flags.values.count, 2)
-            XCTAssertTrue(SCNetworkReachabilitySetDispatchQueue(controlTarget, nil))
-        }
-    }
-
-    /// Runs the current run loop in the default mode until `condition` holds or the timeout passes.
-    private func spinRunLoop(until condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition(), Date() < deadline {
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
-        }
-        return condition()
     }
 
     // MARK: - Bad input

@@ -9,7 +9,7 @@ import ReachabilitySystem
 ///
 /// A delivery in flight holds the box, so replacing or clearing the callback (or releasing the
 /// monitor) during a callback releases the context only after that callback returned.
-/// `ReachabilityCompat` holds its contexts in it too (`package` access).
+/// `ReachabilityCompat` makes its contexts with it too (`package` access), with Apple's `copyDescription`.
 ///
 /// `@unchecked Sendable`: `info` is the user's opaque pointer, never dereferenced here; both
 /// stored properties are immutable.

@@ -5,42 +5,47 @@ import ReachabilityModel
 ///
 /// Every state a monitor's callbacks see goes through it: the engine's paths, the probe's answers
 /// and the current state handed to a face set while scheduled. `enqueue` numbers a state for the
-/// queue unless it equals the one queued last; `admit`, on the queue, lets a delivery run only if
-/// it belongs to the current schedule and is newer than the last that ran, so an older state never
-/// runs after a newer one, even on a concurrent queue. A value kept under the monitor's lock.
+/// queue unless it equals the one queued last; `admit`, on the queue (or where the schedule's hop
+/// carried it), lets a delivery run only if it belongs to the current schedule and is newer than
+/// the last that ran, so an older state never runs after a newer one, even on a concurrent queue
+/// or several run loops. A value kept under the monitor's lock.
 struct DeliveryChannel {
     /// One numbered state on its way to the queue.
     struct Delivery: Sendable {
         var path: NetworkPath
         var sequence: UInt64
         var generation: UInt64
+        /// The schedule's hop, which carries the delivery on from the queue (nil: it runs there).
+        var hop: (any DeliveryHop)?
     }
 
     /// Where deliveries run; nil while unscheduled.
-    private(set) var queue: DispatchQueue?
+    private(set) var schedule: MonitorSchedule?
+    var queue: DispatchQueue? { schedule?.queue }
     /// Bumped by every schedule, unschedule and teardown: deliveries of an older one are dropped.
     private var generation: UInt64 = 0
     private var sequence: UInt64 = 0
     private var lastAdmitted: UInt64 = 0
     private var lastQueued: NetworkPath?
 
-    /// Starts a new schedule on `queue` (nil: none). Deliveries of the old one will not run.
-    mutating func reschedule(on queue: DispatchQueue?) {
+    /// Starts a new schedule (nil: none). Deliveries of the old one will not run.
+    mutating func reschedule(on schedule: MonitorSchedule?) {
         generation &+= 1
-        self.queue = queue
+        self.schedule = schedule
         lastQueued = nil
     }
 
     /// Numbers `path` for the queue, unless it equals the state queued last; `again` queues it
     /// anyway (a face set on a scheduled monitor gets the current state). nil when unscheduled.
     mutating func enqueue(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, Delivery)? {
-        guard let queue, again || lastQueued != path else { return nil }
+        guard let schedule, again || lastQueued != path else { return nil }
         lastQueued = path
         sequence &+= 1
-        return (queue, Delivery(path: path, sequence: sequence, generation: generation))
+        return (schedule.queue, Delivery(path: path, sequence: sequence, generation: generation, hop: schedule.hop))
     }
 
-    /// On the queue: whether `delivery` may run (it is of this schedule and newer than the last that ran).
+    /// Where the faces run (on the queue, or where its hop took it): whether `delivery` may run
+    /// (it is of this schedule and newer than the last that ran).
     mutating func admit(_ delivery: Delivery) -> Bool {
         guard delivery.generation == generation, delivery.sequence > lastAdmitted else { return false }
         lastAdmitted = delivery.sequence

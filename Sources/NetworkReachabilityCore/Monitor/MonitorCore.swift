@@ -16,8 +16,8 @@ final class MonitorCore: Sendable {
     let state: LockedState<State>
     /// Deliveries counted here, not through the engine (nil without a metrics backend).
     private let metrics: EngineMetrics?
-    /// Held while the faces run (`run`); `setQueue` takes it after closing the gate, so when it
-    /// returns no callback of this monitor runs or can start. Recursive, so a callback may
+    /// Held while the faces run (`runFaces`); `reschedule` takes it after closing the gate, so
+    /// when it returns no callback of this monitor runs or can start. Recursive, so a callback may
     /// unschedule, cancel or release its own monitor.
     private let calloutLock = RecursiveLock()
 
@@ -122,15 +122,22 @@ final class MonitorCore: Sendable {
 
     // MARK: - Scheduling
 
-    /// Sets the queue callbacks run on; nil unschedules. Returns once no callback of this monitor
-    /// is running (unless called from inside one) and none can start for the old schedule.
-    func setQueue(_ queue: DispatchQueue?) {
-        state.withLock { state in
-            state.channel.reschedule(on: state.isTornDown ? nil : queue)
-            state.faces.forgetSeen()
+    /// Changes the schedule as `decide` says for the current one (nil: unscheduled), in one locked
+    /// step, so that two callers cannot both find the monitor idle and schedule it. A new schedule
+    /// (or none) returns once no callback of this monitor is running (unless called from inside
+    /// one) and none can start for the old schedule.
+    func reschedule(_ decide: (MonitorSchedule?) -> Rescheduling) -> Rescheduling {
+        let decision = state.withLock { state -> Rescheduling in
+            let decision = decide(state.channel.schedule)
+            if case .move(let next) = decision {
+                state.channel.reschedule(on: state.isTornDown ? nil : next)
+                state.faces.forgetSeen()
+            }
+            return decision
         }
         // Wait out a callback that already passed the gate; recursive, so a callback may unschedule itself.
-        calloutLock.whileLocked {}
+        if case .move = decision { calloutLock.whileLocked {} }
+        return decision
     }
 
     /// The monitor is going away: no callback starts from now on, streams finish, the faces and
@@ -190,10 +197,19 @@ final class MonitorCore: Sendable {
         return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: changed)
     }
 
-    /// On the user's queue: runs the faces the state is news to, unless the schedule changed or a
-    /// newer state already ran.
+    /// On the schedule's queue: runs the faces there, or hands the run to the schedule's hop.
     fileprivate func run(_ delivery: DeliveryChannel.Delivery) {
+        guard let hop = delivery.hop else { return runFaces(delivery) }
+        // Weak: a run handed to a place that never performs it must not keep the core.
+        hop.carry { [weak self] isWanted in self?.runFaces(delivery, if: isWanted) }
+    }
+
+    /// Runs the faces the state is news to, unless the place no longer wants it (`isWanted`, asked
+    /// under the callout lock so that it and the faces are one step for `reschedule`), the
+    /// schedule changed or a newer state already ran.
+    private func runFaces(_ delivery: DeliveryChannel.Delivery, if isWanted: () -> Bool = { true }) {
         calloutLock.whileLocked {
+            guard isWanted() else { return }
             let due = state.withLock { state -> (PathMonitor?, [MonitorFaces.Callout])? in
                 guard state.channel.admit(delivery) else { return nil }
                 return (state.owner.monitor, state.faces.due(for: delivery.path))

@@ -7,7 +7,8 @@ import ReachabilityModel
 /// A face watches the flags or the whole path, and remembers the last one it was told, so a face
 /// set on a scheduled monitor is told the current state once without the others hearing it again.
 /// Faces run in the order of `Slot`. (The async sequences are the monitor's streams, yielded to
-/// on the engine's side; `ReachabilityManager` and Apple's functions sit on the flags closure.)
+/// on the engine's side; `ReachabilityManager` sits on the flags closure, and Apple's functions of
+/// `ReachabilityCompat` on the C callback, their run loops being a hop of the schedule.)
 struct MonitorFaces {
     /// Where a face sits; also the order in which faces run.
     enum Slot: Int, CaseIterable {
@@ -33,8 +34,9 @@ struct MonitorFaces {
             }
         }
 
-        /// On the monitor's queue, under its callout lock. `owner` is the monitor the C callback
-        /// and the delegate are told of; nil once it is gone (they are skipped then).
+        /// On the monitor's queue (or where its schedule's hop took the delivery), under its callout
+        /// lock. `owner` is the monitor the C callback and the delegate are told of; nil once it is
+        /// gone (they are skipped then).
         func run(_ path: NetworkPath, owner: PathMonitor?) {
             switch self {
             case .callback(let callback, let context):

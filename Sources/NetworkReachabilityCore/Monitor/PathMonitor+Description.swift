@@ -23,9 +23,8 @@ extension PathMonitor: CustomStringConvertible {
         return text + "}"
     }
 
-    /// Names the context whose `copyDescription` the description calls (`ReachabilityCompat`'s
-    /// callback keeps its context itself); nil for none.
-    package func describeContext(_ context: CallbackContext?) {
+    /// Names the context whose `copyDescription` the description calls; nil for none.
+    func describeContext(_ context: CallbackContext?) {
         describedContext.withLock { $0.context = context }
     }
 }

@@ -147,9 +147,15 @@ public final class PathMonitor: Sendable {
     /// - Returns: true.
     @discardableResult
     public func setCallback(_ callback: Callback?, context: UnsafeMutablePointer<Context>?) -> Bool {
-        let box = (callback != nil) ? context.map { CallbackContext($0.pointee) } : nil
-        core.setCallback(callback, context: box)
-        describeContext(box)
+        setCallback(callback, retainedContext: (callback != nil) ? context.map { CallbackContext($0.pointee) } : nil)
+    }
+
+    /// The same with the context already retained: `ReachabilityCompat`'s, which describes its
+    /// `info` through Apple's `copyDescription`.
+    @discardableResult
+    package func setCallback(_ callback: Callback?, retainedContext context: CallbackContext?) -> Bool {
+        core.setCallback(callback, context: context)
+        describeContext(context)
         return true
     }
 
@@ -168,21 +174,34 @@ public final class PathMonitor: Sendable {
     /// - Returns: true.
     @discardableResult
     public func setDispatchQueue(_ queue: DispatchQueue?) -> Bool {
-        if let queue {
-            core.setQueue(queue)
-            subscribe()
-            core.connectivityListenersChanged()
-        } else {
-            unschedule()
-        }
-        return true
+        reschedule { _ in .move(to: queue.map { MonitorSchedule(queue: $0) }) }
     }
 
     /// Stops the callbacks; the same as `setDispatchQueue(nil)`.
     public func unschedule() {
-        core.setQueue(nil)
-        unsubscribeIfIdle()
+        reschedule { _ in .move(to: nil) }
+    }
+
+    /// Changes the schedule as `decide` says for the current one (nil: unscheduled), in one step
+    /// under the monitor's lock: `ReachabilityCompat` applies Apple's rules (a second queue is
+    /// refused) and schedules on run loops with a hop. `decide` may change the hop it is handed
+    /// (where it carries deliveries) but must not call the monitor. A new schedule starts the
+    /// engine's deliveries, none stops them; both return as `setDispatchQueue(_:)` does.
+    /// - Returns: false when `decide` refused.
+    @discardableResult
+    package func reschedule(_ decide: (MonitorSchedule?) -> Rescheduling) -> Bool {
+        switch core.reschedule(decide) {
+        case .refuse:
+            return false
+        case .keep:
+            return true
+        case .move(to: .some):
+            subscribe()
+        case .move(to: nil):
+            unsubscribeIfIdle()
+        }
         core.connectivityListenersChanged()
+        return true
     }
 
     // MARK: - Get flags

@@ -8,6 +8,11 @@ import ReachabilityResolution
 import ReachabilitySystem
 
 extension MonitorCore {
+    /// Schedules on `queue` as `PathMonitor.setDispatchQueue(_:)` does (no hop), or unschedules with nil.
+    func setQueue(_ queue: DispatchQueue?) {
+        _ = reschedule { _ in .move(to: queue.map { MonitorSchedule(queue: $0) }) }
+    }
+
     /// Records every path the core's path handler gets, scheduled on a new serial queue: the
     /// setup most delivery tests start from.
     func scheduleRecordingPaths() -> (queue: DispatchQueue, paths: Recorder<NetworkPath>) {
