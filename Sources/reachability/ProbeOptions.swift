@@ -13,7 +13,7 @@ struct ProbeOptions: ParsableArguments {
             help: ArgumentHelp("With an http:// probe, a status 200 whose body holds this text is full connectivity.", valueName: "text"))
     var probeExpect: String?
 
-    @Option(name: .customLong("probe-timeout"), help: ArgumentHelp("Seconds one probe may take; default 5.", valueName: "seconds"))
+    @Option(name: .customLong("probe-timeout"), help: ArgumentHelp("Seconds one probe may take; default 5, or the interval when shorter.", valueName: "seconds"))
     var probeTimeout: Double?
 
     @Option(name: .customLong("probe-interval"),
@@ -33,14 +33,27 @@ struct ProbeOptions: ParsableArguments {
 
     /// The probe asked for; nil without `--probe`.
     ///
+    /// A `--probe-interval` alone shorter than the default timeout lowers the timeout to it; only
+    /// a `--probe-timeout` given longer than a `--probe-interval` given is refused.
+    ///
     /// - Throws: `ReachabilityError.invalidProbe` for a URL or numbers the library rejects.
     func makeProbe() throws -> ConnectivityProbe? {
         guard let probe else { return nil }
+        if let probeTimeout, let probeInterval, probeTimeout > probeInterval {
+            // The library's message speaks of its parameters; the command's names its options.
+            throw ReachabilityError.invalidProbe(probe, reason: "--probe-timeout \(Self.seconds(probeTimeout)) is longer than "
+                + "--probe-interval \(Self.seconds(probeInterval)): give a --probe-timeout at most the --probe-interval")
+        }
         return try ConnectivityProbe(
             url: probe, expecting: probeExpect,
-            timeout: .milliseconds(Int64(((probeTimeout ?? 5) * 1000).rounded())),
+            timeout: probeTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) },
             interval: .milliseconds(Int64(((probeInterval ?? 300) * 1000).rounded()))
         )
+    }
+
+    /// `2`, `1.5`: seconds as a user typed them.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : String(value)
     }
 
     /// Configures `monitor` with the probe, if one was asked for.

@@ -89,6 +89,29 @@ final class ConnectivityCommandTests: CommandTestCase {
         }
     }
 
+    func testProbeIntervalAlone_accepted_probesAboutOnceASecond() throws {
+        try withProbeLab { lab in
+            let watch = try startReachability(["watch", "--netns", lab.client.name, "--json", "--probe", ProbeLab.url,
+                                               "--probe-interval", "1"])
+            defer { watch.terminateIfRunning() }
+            try waitUntil("the first probe") { lab.connections >= 1 }
+            let first = lab.connections, started = DispatchTime.now()
+            try waitUntil("three more probes") { lab.connections >= first + 3 }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            XCTAssertGreaterThan(seconds, 1.5, "not faster than the interval")
+            XCTAssertLessThan(seconds, 6, "about once a second")
+            XCTAssertTrue(watch.process.isRunning, "accepted")
+        }
+    }
+
+    func testProbeTimeoutLongerThanInterval_refusedNamingBothOptions_exit2() throws {
+        let result = try reachability(["check", "--probe", "http://192.0.2.1/", "--probe-interval", "1", "--probe-timeout", "2"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--probe-timeout") && result.stderr.contains("--probe-interval"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("give http://"), "the URL is fine: \(result.stderr)")
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    }
+
     func testBadProbeInput_oneLineOnStderr_exit2() throws {
         for url in ["ftp://x", "http://", "tcp://host", "http://host:0/", "http://host/a path"] {
             let result = try reachability(["check", "--probe", url])

@@ -43,23 +43,31 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - url: `http://HOST[:PORT][/PATH]` or `tcp://HOST:PORT`; an IPv6 host in brackets.
     ///   - expecting: for `http://`, a text (not empty) a status 200 body must contain; default nil.
-    ///   - timeout: the deadline of one probe, more than zero; default 5 s.
-    ///   - interval: the time between probes while `full`, at least the timeout; default 300 s.
+    ///   - timeout: the deadline of one probe, more than zero and at most the interval; nil (the
+    ///     default): 5 s, or the interval when that is shorter.
+    ///   - interval: the time between probes while `full`; default 300 s.
     /// - Throws: `ReachabilityError.invalidProbe` naming what is wrong: another scheme, no host,
-    ///   no or a zero port, a space or control character, an empty expected text, a bad timeout or interval.
-    public init(url: String, expecting: String? = nil, timeout: Duration = .seconds(5),
+    ///   no or a zero port, a space or control character, an empty expected text, a bad timeout or
+    ///   interval, or a timeout given longer than the interval.
+    public init(url: String, expecting: String? = nil, timeout: Duration? = nil,
                 interval: Duration = .seconds(300)) throws(ReachabilityError) {
         let parts = try ProbeURL.parse(url)
         if parts.kind == .tcp, expecting != nil {
-            throw .invalidProbe(url, reason: "an expected text needs an http:// probe")
+            throw .invalidProbe(url, reason: "an expected text needs an http:// probe (drop the text, or probe an http:// URL)")
         }
+        guard interval > .zero else { throw .invalidProbe(url, reason: "the interval must be more than zero") }
+        // A short interval asked for alone is taken as given: the default timeout shrinks to fit it.
+        let timeout = timeout ?? min(Self.defaultTimeout, interval)
         guard timeout > .zero else { throw .invalidProbe(url, reason: "the timeout must be more than zero") }
-        guard interval >= timeout else { throw .invalidProbe(url, reason: "the interval must be at least the timeout") }
+        guard interval >= timeout else {
+            throw .invalidProbe(url, reason: "the timeout (\(timeout)) is longer than the interval (\(interval)): "
+                                + "give a timeout at most the interval, or a longer interval")
+        }
         if expecting?.isEmpty == true {
-            throw .invalidProbe(url, reason: "the expected text is empty (any status 200 would pass, a portal's page too)")
+            throw .invalidProbe(url, reason: "the expected text is empty (any status 200 would pass, a portal's page too): give the text the page holds")
         }
         if let expecting, expecting.utf8.count > ProbeLimits.bodyBytes {
-            throw .invalidProbe(url, reason: "the expected text is longer than \(ProbeLimits.bodyBytes) bytes")
+            throw .invalidProbe(url, reason: "the expected text is longer than \(ProbeLimits.bodyBytes) bytes (the body read is capped there): give a shorter one")
         }
         self.url = url
         self.kind = parts.kind
@@ -70,6 +78,9 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
         self.timeout = timeout
         self.interval = interval
     }
+
+    /// The timeout when none is given (or the interval, when that is shorter).
+    public static let defaultTimeout: Duration = .seconds(5)
 
     /// `http://192.0.2.1/generate_204`, with ` expecting "ok"` when a text is expected.
     public var description: String {

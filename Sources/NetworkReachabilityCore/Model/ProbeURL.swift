@@ -5,8 +5,11 @@ struct ProbeURL: Equatable {
     var port: UInt16
     var path: String
 
+    /// What a URL error's message ends with: the forms a probe URL may take.
+    static let formHint = "(give http://HOST[:PORT]/PATH or tcp://HOST:PORT)"
+
     static func parse(_ url: String) throws(ReachabilityError) -> ProbeURL {
-        func fail(_ reason: String) -> ReachabilityError { .invalidProbe(url, reason: reason) }
+        func fail(_ reason: String) -> ReachabilityError { .invalidProbe(url, reason: reason + " " + formHint) }
         if let bad = url.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7f }) {
             throw fail(bad == " " ? "it contains a space (percent-encode it as %20)"
                                   : "it contains a control or non-ASCII character (percent-encode it)")

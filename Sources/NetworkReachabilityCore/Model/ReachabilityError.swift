@@ -37,7 +37,8 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidHostName(let name, let reason):
             return "invalid host name '\(name)': \(reason)"
         case .invalidProbe(let url, let reason):
-            return "invalid probe '\(url)': \(reason) (give http://HOST[:PORT]/PATH or tcp://HOST:PORT)"
+            // The reason carries its own hint: the URL's form only when the URL is what is wrong.
+            return "invalid probe '\(url)': \(reason)"
         case .namespaceNotFound(let path):
             return "network namespace '\(path)' does not exist (list them with 'ip netns list', make one with 'ip netns add NAME')"
         case .namespaceNotEnterable(let path, let function, let errno):
