@@ -89,6 +89,23 @@ final class ConnectivityCommandTests: CommandTestCase {
         }
     }
 
+    func testConnectivityReason_inJSON_humanLine_andVerboseLog() throws {
+        try withProbeLab { lab in
+            let netns = ["--netns", lab.client.name]
+            let full = try reachability(["check", "--json"] + netns + probeArguments())
+            XCTAssertTrue(try path(of: full.stdout)["connectivityReason"] is NSNull, "null when full: \(full.stdout)")
+            let refused = try reachability(["check", "--json", "--verbose"] + netns + probeArguments("tcp://10.88.0.2:8081"))
+            XCTAssertEqual(try path(of: refused.stdout)["connectivityReason"] as? String, "refused")
+            XCTAssertTrue(refused.stderr.contains("reason=refused") && refused.stderr.contains("ECONNREFUSED"),
+                          "--verbose logs the reason and its detail: \(refused.stderr)")
+            lab.setMode("302")
+            let human = try reachability(["check"] + netns + probeArguments())
+            XCTAssertTrue(human.stdout.contains("portal (redirect) http://10.88.0.2:8080/login?from=probe"), human.stdout)
+            let unprobed = try reachability(["check", "--json"] + netns)
+            XCTAssertTrue(try path(of: unprobed.stdout)["connectivityReason"] is NSNull, "in every record")
+        }
+    }
+
     func testProbeIntervalAlone_accepted_probesAboutOnceASecond() throws {
         try withProbeLab { lab in
             let watch = try startReachability(["watch", "--netns", lab.client.name, "--json", "--probe", ProbeLab.url,

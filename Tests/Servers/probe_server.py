@@ -11,6 +11,7 @@ import argparse
 import os
 import socket
 import socketserver
+import struct
 import threading
 import time
 
@@ -75,6 +76,11 @@ class Handler(socketserver.BaseRequestHandler):
                     pass
                 return
             sock.recv(4096)
+            if behaviour == "reset":
+                # SO_LINGER with a zero timeout: close sends a RST, not a FIN.
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.close()
+                return
             if behaviour in ANSWERS:
                 sock.sendall(ANSWERS[behaviour])
             elif behaviour == "bigheader":

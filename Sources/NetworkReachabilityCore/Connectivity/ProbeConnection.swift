@@ -7,6 +7,16 @@ enum ProbeFailure: Error, Equatable {
     case cancelled
     case timedOut(String)
     case failed(String)
+
+    /// Its word for ``NetworkPath/connectivityReason``. A socket call's failure ends with its
+    /// errno (`connect to 192.0.2.1: ECONNREFUSED`), which says which word it is; another failure
+    /// (no socket could be made) is told as it is.
+    var reason: String {
+        switch self {
+        case .cancelled, .timedOut: ConnectivityReason.timedOut
+        case .failed(let detail): ConnectivityReason.socketFailure(detail) ?? detail
+        }
+    }
 }
 
 /// A non-blocking TCP connection of a probe: every wait is a `poll` on the socket and the probe's

@@ -17,18 +17,18 @@ struct ProbeRunner {
         switch resolve(deadline: deadline) {
         case .success(let found): addresses = found
         case .failure(.cancelled): return nil
-        case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why)
+        case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why, reason: ConnectivityReason.nameNotResolved)
         }
         return answer(trying: addresses, deadline: deadline)
     }
 
-    private func limited(_ detail: String) -> ConnectivityAnswer {
-        ConnectivityAnswer(connectivity: .limited, source: .probe(probe.url), detail: detail)
+    private func limited(_ detail: String, reason: String) -> ConnectivityAnswer {
+        ConnectivityAnswer(connectivity: .limited, source: .probe(probe.url), detail: detail, reason: reason)
     }
 
     /// Connects to each address in turn until one answers. - Returns: nil when cancelled.
     func answer(trying addresses: [IPAddress], deadline: ContinuousClock.Instant) -> ConnectivityAnswer? {
-        var lastFailure = "no address"
+        var lastFailure = ProbeFailure.failed("no address")
         for (index, address) in addresses.enumerated() {
             let connection: ProbeConnection
             do {
@@ -37,10 +37,8 @@ struct ProbeRunner {
                                                  signal: signal, deadline: deadline, connectBy: connectBy)
             } catch {
                 // A connect that failed or ran out of its share: the next address gets its turn.
-                switch error {
-                case .cancelled: return nil
-                case .timedOut(let why), .failed(let why): lastFailure = why
-                }
+                if case .cancelled = error { return nil }
+                lastFailure = error
                 continue
             }
             if probe.kind == .tcp {
@@ -51,12 +49,15 @@ struct ProbeRunner {
             } catch {
                 switch error {
                 case .cancelled: return nil
-                case .timedOut(let why): return limited(why)
-                case .failed(let why): lastFailure = why
+                case .timedOut(let why): return limited(why, reason: error.reason)
+                case .failed: lastFailure = error
                 }
             }
         }
-        return limited(lastFailure)
+        switch lastFailure {
+        case .cancelled: return nil
+        case .timedOut(let why), .failed(let why): return limited(why, reason: lastFailure.reason)
+        }
     }
 
     /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
@@ -83,15 +84,15 @@ struct ProbeRunner {
             if head == nil {
                 switch HTTPResponseParser.parseHead(buffer) {
                 case .malformed(let why):
-                    return limited(why)
+                    return limited(why, reason: ConnectivityReason.notHTTP)
                 case .head(let parsed):
                     head = parsed
                 case .needMore:
                     if buffer.count >= ProbeLimits.headBytes {
-                        return limited("response head longer than \(ProbeLimits.headBytes) bytes")
+                        return limited("response head longer than \(ProbeLimits.headBytes) bytes", reason: ConnectivityReason.notHTTP)
                     }
                     guard open else {
-                        return limited("closed before a full response head")
+                        return limited("closed before a full response head", reason: ConnectivityReason.notHTTP)
                     }
                 }
             }
@@ -102,7 +103,8 @@ struct ProbeRunner {
                 let bodyBytes = buffer[min(head.bodyOffset, buffer.count)...]
                 switch HTTPResponseParser.decodeBody(bodyBytes, framing: head.framing, closed: !open) {
                 case .malformed(let why):
-                    return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200, body: \(why)")
+                    return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200, body: \(why)",
+                                              reason: ConnectivityReason.missingText)
                 case .body(let body, let complete):
                     let answer = ProbeVerdict.answer(for: head, body: body, probe: probe)
                     if answer.connectivity == .full || complete || !open || bodyBytes.count >= ProbeLimits.bodyBytes {

@@ -15,13 +15,15 @@ enum ProbeVerdict {
             if contains(body, Array(expected.utf8)) {
                 return ConnectivityAnswer(connectivity: .full, source: source, detail: "status 200 with the expected text")
             }
-            return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200 without the expected text")
+            return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200 without the expected text",
+                                      reason: ConnectivityReason.missingText)
         }
         if (300...399).contains(head.status), let location = head.location {
             return ConnectivityAnswer(connectivity: .portal, portalURL: absolute(location, base: probe), source: source,
-                                      detail: "status \(head.status) to \(location)")
+                                      detail: "status \(head.status) to \(location)", reason: ConnectivityReason.redirect)
         }
-        return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status \(head.status)")
+        return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status \(head.status)",
+                                  reason: ConnectivityReason.status(head.status))
     }
 
     /// A `Location` made absolute against the probe's URL (RFC 9110 §10.2.2 allows a relative one),

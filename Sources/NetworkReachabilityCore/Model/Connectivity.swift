@@ -46,4 +46,6 @@ struct ConnectivityAnswer: Sendable, Hashable {
     var source: ConnectivitySource?
     /// Why, for the log: "connect: ECONNREFUSED", "status 302".
     var detail: String
+    /// Why, in ``NetworkPath/connectivityReason``'s words (`ConnectivityReason`); nil for `full`.
+    var reason: String? = nil
 }

@@ -141,6 +141,16 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.portalURL }
         set { uniqueStorage().fields.portalURL = newValue }
     }
+    /// Why `connectivity` is `limited`, `portal` or `none`, in a short stable phrase: `name not
+    /// resolved`, `refused`, `reset`, `timed out`, `not HTTP`, `redirect`, `status 200 without the
+    /// expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
+    /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
+    /// `TLS: timed out`), `no route` (or, for `none`, another reason the path is not satisfied:
+    /// `link down`, `interface down`, ...). Nil when `full` or `unknown`.
+    public var connectivityReason: String? {
+        get { storage.fields.connectivityReason }
+        set { uniqueStorage().fields.connectivityReason = newValue }
+    }
     /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
     public var connectivitySource: ConnectivitySource? {
         get { storage.fields.connectivitySource }
@@ -175,6 +185,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if !gateways.isEmpty { text += " gw \(gateways.map(\.addressString).joined(separator: ","))" }
         text += " flags \(flags)"
         if connectivity != .unknown { text += " connectivity \(connectivity)" }
+        if let connectivityReason { text += " (\(connectivityReason))" }
         if let portalURL { text += " portal \(portalURL)" }
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }
@@ -216,6 +227,7 @@ extension NetworkPath {
         var connectivity: Connectivity = .unknown
         var portalURL: String?
         var connectivitySource: ConnectivitySource?
+        var connectivityReason: String?
     }
 
     /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while

@@ -70,6 +70,13 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
         case ENETUNREACH: "ENETUNREACH"
         case EHOSTUNREACH: "EHOSTUNREACH"
         case ENOBUFS: "ENOBUFS"
+        // A probe's connection.
+        case ECONNREFUSED: "ECONNREFUSED"
+        case ECONNRESET: "ECONNRESET"
+        case ECONNABORTED: "ECONNABORTED"
+        case EPIPE: "EPIPE"
+        case ETIMEDOUT: "ETIMEDOUT"
+        case EADDRNOTAVAIL: "EADDRNOTAVAIL"
         default: "errno \(code)"
         }
     }

@@ -315,6 +315,7 @@ final class ConnectivityProber: Sendable {
         guard let waiters else { return }
         defer { waiters.forEach { $0() } }
         guard let answer else { return }
+        log(answer)
         for target in targets { target.core.applyConnectivity(answer, epoch: target.epoch) }
         reconsider()
     }
