@@ -36,6 +36,14 @@ let package = Package(
             // Debian and Ubuntu; Fedora, RHEL/UBI, Amazon Linux (dnf and yum). scripts/bootstrap installs either.
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"]), .yum(["libnl3-devel"])]
         ),
+        // OpenSSL 3 for https:// connectivity probes; only Sources/NetworkReachabilityCore/Connectivity
+        // imports it, and nothing of it runs unless an https:// probe is configured.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Modules/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .yum(["openssl-devel"])]
+        ),
         // ReachabilityFlags declared in C so it can appear in a @convention(c) callback type.
         .target(name: "CReachabilityFlags"),
         // Everything but ReachabilityManager: no Foundation, so a static binary carries none of it.
@@ -43,6 +51,7 @@ let package = Package(
             name: "NetworkReachabilityCore",
             dependencies: [
                 "CNetlink",
+                "COpenSSL",
                 "CReachabilityFlags",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

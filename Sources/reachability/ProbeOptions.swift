@@ -1,11 +1,11 @@
 import ArgumentParser
 import NetworkReachabilityCore
 
-/// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S]`: the connectivity
+/// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S] [--probe-ca FILE]`: the connectivity
 /// probe, shared by `check`, `watch` and `wait` (connectivity.md).
 struct ProbeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Also probe connectivity: http://HOST[:PORT]/PATH (204, or 200 with --probe-expect) or tcp://HOST:PORT.",
+        "Also probe connectivity: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH (204, or 200 with --probe-expect), or tcp://HOST:PORT.",
         valueName: "url"))
     var probe: String?
 
@@ -20,9 +20,14 @@ struct ProbeOptions: ParsableArguments {
             help: ArgumentHelp("Seconds between probes while connectivity is full; default 300.", valueName: "seconds"))
     var probeInterval: Double?
 
+    @Option(name: .customLong("probe-ca"),
+            help: ArgumentHelp("With an https:// probe, trust the root certificates of this PEM file instead of the system's.",
+                               valueName: "file"))
+    var probeCA: String?
+
     func validate() throws {
-        if probe == nil, probeExpect != nil || probeTimeout != nil || probeInterval != nil {
-            throw ValidationError("--probe-expect, --probe-timeout and --probe-interval need --probe URL")
+        if probe == nil, probeExpect != nil || probeTimeout != nil || probeInterval != nil || probeCA != nil {
+            throw ValidationError("--probe-expect, --probe-timeout, --probe-interval and --probe-ca need --probe URL")
         }
         for (name, value) in [("--probe-timeout", probeTimeout), ("--probe-interval", probeInterval)] {
             if let value, !(value > 0 && value.isFinite && value <= 86_400) {
@@ -47,7 +52,8 @@ struct ProbeOptions: ParsableArguments {
         return try ConnectivityProbe(
             url: probe, expecting: probeExpect,
             timeout: probeTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) },
-            interval: .milliseconds(Int64(((probeInterval ?? 300) * 1000).rounded()))
+            interval: .milliseconds(Int64(((probeInterval ?? 300) * 1000).rounded())),
+            caFile: probeCA
         )
     }
 

@@ -17,7 +17,8 @@ struct ProbeRunner {
         switch resolve(deadline: deadline) {
         case .success(let found): addresses = found
         case .failure(.cancelled): return nil
-        case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why, reason: ConnectivityReason.nameNotResolved)
+        case .failure(.timedOut(let why)), .failure(.failed(let why)), .failure(.tls(_, detail: let why)):
+            return limited(why, reason: ConnectivityReason.nameNotResolved)
         }
         return answer(trying: addresses, deadline: deadline)
     }
@@ -45,18 +46,20 @@ struct ProbeRunner {
                 return ConnectivityAnswer(connectivity: .full, source: .probe(probe.url), detail: "connected to \(address)")
             }
             do {
-                return try exchange(over: connection)
+                // TLS, when asked for, over the connection made as for http://, inside the namespace.
+                let transport: any ProbeTransport = probe.kind == .https ? try TLSConnection(over: connection, probe: probe) : connection
+                return try exchange(over: transport)
             } catch {
                 switch error {
                 case .cancelled: return nil
-                case .timedOut(let why): return limited(why, reason: error.reason)
+                case .timedOut(let why), .tls(_, detail: let why): return limited(why, reason: error.reason)
                 case .failed: lastFailure = error
                 }
             }
         }
         switch lastFailure {
         case .cancelled: return nil
-        case .timedOut(let why), .failed(let why): return limited(why, reason: lastFailure.reason)
+        case .timedOut(let why), .failed(let why), .tls(_, detail: let why): return limited(why, reason: lastFailure.reason)
         }
     }
 
@@ -72,7 +75,7 @@ struct ProbeRunner {
 
     /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body
     /// up to `bodyBytes` and only when the verdict needs it.
-    private func exchange(over connection: ProbeConnection) throws(ProbeFailure) -> ConnectivityAnswer {
+    private func exchange(over connection: any ProbeTransport) throws(ProbeFailure) -> ConnectivityAnswer {
         let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
             + "Accept: */*\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
         try connection.send(Array(request.utf8))

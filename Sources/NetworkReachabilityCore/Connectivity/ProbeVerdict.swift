@@ -34,8 +34,8 @@ enum ProbeVerdict {
             return nil
         }
         if hasScheme(location) { return location } // absolute, whatever its scheme: kept as given
-        if location.hasPrefix("//") { return "http:" + location } // the probe's scheme, another host
-        let origin = "http://\(probe.authority)"
+        if location.hasPrefix("//") { return probe.scheme + ":" + location } // the probe's scheme, another host
+        let origin = "\(probe.scheme)://\(probe.authority)"
         let (basePath, baseQuery) = splitQuery(Substring(probe.path.isEmpty ? "/" : probe.path))
         // The reference's parts: path, then `?query`, then `#fragment` (each kept with its mark).
         let fragmentStart = location.firstIndex(of: "#") ?? location.endIndex

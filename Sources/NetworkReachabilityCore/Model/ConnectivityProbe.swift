@@ -1,9 +1,14 @@
 /// A connectivity probe: what to ask, and how often, to tell a route from the internet.
 ///
-/// Two kinds, validated when the value is made:
+/// Three kinds, validated when the value is made:
 /// - `http://HOST[:PORT]/PATH`: an HTTP/1.1 GET. It succeeds on status 204, or, when
 ///   `expecting` is given, on status 200 whose body contains that text. Plain HTTP on purpose:
 ///   captive portals intercept it. No redirect is followed, no cookie kept.
+/// - `https://HOST[:PORT]/PATH`: the same GET over TLS 1.2 or 1.3 (OpenSSL), with SNI, the
+///   server's certificate verified against the system's trust store (or `caFile`'s roots) and
+///   its name against HOST. A portal cannot answer it with a valid certificate, so its success
+///   is the strongest sign the internet is there; a TLS failure is `limited`, and
+///   ``NetworkPath/connectivityReason`` says which (`TLS: certificate not trusted`, ...).
 /// - `tcp://HOST:PORT`: succeeds when the connection is accepted.
 ///
 /// Set it on a monitor with ``PathMonitor/connectivityProbe``; monitors of one namespace with
@@ -17,19 +22,21 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// `http://`: a GET.
         case http
+        /// `https://`: a GET over TLS.
+        case https
         /// `tcp://`: a connection.
         case tcp
     }
 
     /// The URL as given.
     public let url: String
-    /// `http` or `tcp`.
+    /// `http`, `https` or `tcp`.
     public let kind: Kind
     /// The host: a name, or an IPv4 or IPv6 address (without brackets).
     public let host: String
-    /// The port: from the URL, else 80 for `http://`.
+    /// The port: from the URL, else 80 for `http://`, 443 for `https://`.
     public let port: UInt16
-    /// The request target of an `http://` probe (`/` when the URL has no path); empty for `tcp://`.
+    /// The request target of an `http://` or `https://` probe (`/` when the URL has no path); empty for `tcp://`.
     public let path: String
     /// The text a status 200 body must contain; nil: only 204 succeeds.
     public let expectedText: String?
@@ -37,6 +44,8 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     public let timeout: Duration
     /// How long between probes while `full`; the ceiling of the backoff while `limited` or `portal`. Default 300 s.
     public let interval: Duration
+    /// For `https://`: a PEM file of the root certificates to trust instead of the system's; nil: the system's.
+    public let caFile: String?
 
     /// Validates a probe.
     ///
@@ -46,15 +55,19 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     ///   - timeout: the deadline of one probe, more than zero and at most the interval; nil (the
     ///     default): 5 s, or the interval when that is shorter.
     ///   - interval: the time between probes while `full`; default 300 s.
+    ///   - caFile: for `https://`, a PEM file of root certificates to trust in place of the
+    ///     system's trust store (a private CA); default nil.
     /// - Throws: `ReachabilityError.invalidProbe` naming what is wrong: another scheme, no host,
     ///   no or a zero port, a space or control character, an empty expected text, a bad timeout or
-    ///   interval, or a timeout given longer than the interval.
+    ///   interval, a timeout given longer than the interval, or a CA file that is unreadable,
+    ///   holds no PEM certificate, or was given for another scheme than `https://`.
     public init(url: String, expecting: String? = nil, timeout: Duration? = nil,
-                interval: Duration = .seconds(300)) throws(ReachabilityError) {
+                interval: Duration = .seconds(300), caFile: String? = nil) throws(ReachabilityError) {
         let parts = try ProbeURL.parse(url)
         if parts.kind == .tcp, expecting != nil {
-            throw .invalidProbe(url, reason: "an expected text needs an http:// probe (drop the text, or probe an http:// URL)")
+            throw .invalidProbe(url, reason: "an expected text needs an http:// or https:// probe (drop the text, or probe an http:// URL)")
         }
+        if let caFile { try ProbeCAFile.validate(caFile, for: url, kind: parts.kind) }
         guard interval > .zero else { throw .invalidProbe(url, reason: "the interval must be more than zero") }
         // A short interval asked for alone is taken as given: the default timeout shrinks to fit it.
         let timeout = timeout ?? min(Self.defaultTimeout, interval)
@@ -77,6 +90,7 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
         self.expectedText = expecting
         self.timeout = timeout
         self.interval = interval
+        self.caFile = caFile
     }
 
     /// The timeout when none is given (or the interval, when that is shorter).
@@ -90,8 +104,11 @@ public struct ConnectivityProbe: Sendable, Hashable, CustomStringConvertible {
     /// `host:port`, with brackets for IPv6: the `Host` header and the base of a relative `Location`.
     var authority: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
-        return (kind == .http && port == 80) ? bracketed : "\(bracketed):\(port)"
+        return (kind == .http && port == 80) || (kind == .https && port == 443) ? bracketed : "\(bracketed):\(port)"
     }
+
+    /// `http` or `https`: the scheme a relative `Location` inherits.
+    var scheme: String { kind == .https ? "https" : "http" }
 }
 
 /// The caps on what a probe reads: a portal's page is not worth more.

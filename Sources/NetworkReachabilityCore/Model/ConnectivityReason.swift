@@ -28,20 +28,6 @@ enum ConnectivityReason {
     /// A TLS failure, by kind: `TLS: certificate not trusted`.
     static func tls(_ kind: String) -> String { "TLS: \(kind)" }
 
-    /// Why a path is `none`: its unsatisfied reason in words (`no route` when there is none).
-    static func none(_ reason: NetworkPath.UnsatisfiedReason?) -> String {
-        switch reason {
-        case .noRoute, nil: noRoute
-        case .linkDown: "link down"
-        case .interfaceDown: "interface down"
-        case .localAddressUnavailable: "local address unavailable"
-        case .requiredInterfaceUnavailable: "required interface unavailable"
-        case .nameNotResolved: nameNotResolved
-        case .noDNSServer: "no DNS server"
-        case .namespaceUnavailable: "namespace unavailable"
-        }
-    }
-
     /// The reason for a socket call that failed as `detail` says, which ends with the errno as
     /// `ReachabilityError.errnoName` writes it (`connect to 192.0.2.1: ECONNREFUSED`); nil for another errno.
     static func socketFailure(_ detail: String) -> String? {

@@ -6,7 +6,7 @@ struct ProbeURL: Equatable {
     var path: String
 
     /// What a URL error's message ends with: the forms a probe URL may take.
-    static let formHint = "(give http://HOST[:PORT]/PATH or tcp://HOST:PORT)"
+    static let formHint = "(give http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH or tcp://HOST:PORT)"
 
     static func parse(_ url: String) throws(ReachabilityError) -> ProbeURL {
         func fail(_ reason: String) -> ReachabilityError { .invalidProbe(url, reason: reason + " " + formHint) }
@@ -19,12 +19,15 @@ struct ProbeURL: Equatable {
         if url.lowercased().hasPrefix("http://") {
             kind = .http
             rest = url.dropFirst(7)
+        } else if url.lowercased().hasPrefix("https://") {
+            kind = .https
+            rest = url.dropFirst(8)
         } else if url.lowercased().hasPrefix("tcp://") {
             kind = .tcp
             rest = url.dropFirst(6)
         } else {
             let scheme = url.firstIndex(of: ":").map { String(url[..<$0]) }
-            throw fail(scheme.map { "the scheme '\($0)' is not supported (use http:// or tcp://)" }
+            throw fail(scheme.map { "the scheme '\($0)' is not supported (use http://, https:// or tcp://)" }
                        ?? "it has no scheme (use http://HOST/PATH or tcp://HOST:PORT)")
         }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -53,7 +56,7 @@ struct ProbeURL: Equatable {
         if !authority.hasPrefix("["), (try? IPAddress(String(host))) == nil {
             do { _ = try HostName.validate(String(host)) } catch { throw fail("the host is not valid: \(error)") }
         }
-        var port: UInt16 = kind == .http ? 80 : 0
+        var port: UInt16 = kind == .http ? 80 : kind == .https ? 443 : 0
         if let portText {
             guard !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
                   portText.count <= 5, let value = Int(portText), value <= 65535 else {
@@ -65,8 +68,8 @@ struct ProbeURL: Equatable {
             throw fail("a tcp:// probe needs a port (tcp://HOST:PORT)")
         }
         if kind == .tcp, !(path.isEmpty || path == "/") { throw fail("a tcp:// probe has no path") }
-        if kind == .http, path.isEmpty { path = "/" }
-        if kind == .http, !path.hasPrefix("/") { path = "/" + path }
-        return ProbeURL(kind: kind, host: String(host), port: port, path: kind == .http ? path : "")
+        if kind != .tcp, path.isEmpty { path = "/" }
+        if kind != .tcp, !path.hasPrefix("/") { path = "/" + path }
+        return ProbeURL(kind: kind, host: String(host), port: port, path: kind != .tcp ? path : "")
     }
 }

@@ -63,6 +63,11 @@ final class ProbeLab: @unchecked Sendable {  // `let`s only, and a Process used 
     /// with `probe`, once the server answers as `mode`.
     func checkedPath(_ mode: String, probe: ConnectivityProbe) throws -> NetworkPath {
         setMode(mode)
+        return try checkedPath(probe: probe)
+    }
+
+    /// The path a monitor of the client namespace, not started, gets from `checkConnectivity()` with `probe`.
+    func checkedPath(probe: ConnectivityProbe) throws -> NetworkPath {
         let monitor = try client.generalMonitor()
         monitor.connectivityProbe = probe
         return awaitPath { await monitor.checkConnectivity() }
