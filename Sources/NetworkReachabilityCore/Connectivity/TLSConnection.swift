@@ -139,7 +139,8 @@ final class TLSConnection: ProbeTransport {
         case SSL_ERROR_WANT_READ: try connection.wait(for: Int16(POLLIN), doing: what)
         case SSL_ERROR_WANT_WRITE: try connection.wait(for: Int16(POLLOUT), doing: what)
         case SSL_ERROR_SYSCALL: throw .failed("\(what): \(ReachabilityError.errnoName(errorNumber))")
-        default: throw .failed("\(what): TLS: \(TLSError.queued())")
+        // A TLS error after the handshake (a bad record, an alert): the peer broke the session.
+        default: throw .tls("connection failed", detail: "\(what): \(TLSError.queued())")
         }
     }
 }
