@@ -56,6 +56,7 @@ struct JSONRecordFormatter: RecordFormatter {
         json.key("connectivity"); json.string(path.connectivity.description)
         json.key("portalURL"); json.string(path.portalURL)
         json.key("connectivityReason"); json.string(path.connectivityReason)
+        json.key("captivePortalAPI"); json.string(path.captivePortalAPI)
         json.endObject()
     }
 

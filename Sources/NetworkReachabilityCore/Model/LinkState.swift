@@ -38,6 +38,8 @@ struct LinkState: Sendable, Hashable {
     var kind: String?
     /// What sysfs or ioctls tell of the device (filled by the engine, cached per link).
     var traits = LinkTraits()
+    /// The captive-portal API URI the link's network announced (RFC 8910), while the link is up with carrier.
+    var captivePortalAPI: String?
 
     /// Administratively up (`ip link set up`).
     var isUp: Bool { flags.contains(.up) }

@@ -151,6 +151,15 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.connectivityReason }
         set { uniqueStorage().fields.connectivityReason = newValue }
     }
+    /// The captive-portal API (RFC 8908) the network of the path's interface announced, with no
+    /// probe traffic: IPv6 Router Advertisement option 37 (RFC 8910), which the kernel passes on
+    /// when it handles RAs itself (`accept_ra`). Nil when none was announced, or the network said
+    /// it holds no portal (`urn:ietf:params:capport:unrestricted`); it goes when the interface goes
+    /// down or away, and a newer announcement replaces it.
+    public var captivePortalAPI: String? {
+        get { storage.fields.captivePortalAPI }
+        set { uniqueStorage().fields.captivePortalAPI = newValue }
+    }
     /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
     public var connectivitySource: ConnectivitySource? {
         get { storage.fields.connectivitySource }
@@ -187,6 +196,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if connectivity != .unknown { text += " connectivity \(connectivity)" }
         if let connectivityReason { text += " (\(connectivityReason))" }
         if let portalURL { text += " portal \(portalURL)" }
+        if let captivePortalAPI { text += " captive-portal-api \(captivePortalAPI)" }
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }
         if supportsIPv6 { traits.append("ipv6") }
@@ -228,6 +238,7 @@ extension NetworkPath {
         var portalURL: String?
         var connectivitySource: ConnectivitySource?
         var connectivityReason: String?
+        var captivePortalAPI: String?
     }
 
     /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while
