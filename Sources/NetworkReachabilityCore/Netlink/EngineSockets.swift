@@ -3,12 +3,16 @@ final class EngineSockets {
     let events: KernelEventSocket
     let lookup: RouteLookupSocket
     let inspector: LinkInspector
+    /// networkd's `CAPTIVE_PORTAL=` per link: the process's own namespace, or a test root.
+    let networkd: NetworkdCaptivePortals?
 
     /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
     init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) throws(NetlinkError) {
         events = try KernelEventSocket()
         lookup = try RouteLookupSocket()
         inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn, policy: policy)
+        let networkdRoot = policy.networkdLinksRoot ?? (namespaceIsProcessOwn ? NetworkdCaptivePortals.defaultRoot : nil)
+        networkd = networkdRoot.map(NetworkdCaptivePortals.init(root:))
     }
 
     /// Opens both sockets inside `namespace`; links are classified under `policy`.
@@ -28,6 +32,7 @@ final class EngineSockets {
     func freshSnapshot() -> KernelSnapshot {
         var snapshot = events.snapshot()
         inspector.inspect(&snapshot.links)
+        networkd?.apply(to: &snapshot.links)
         return snapshot
     }
 }

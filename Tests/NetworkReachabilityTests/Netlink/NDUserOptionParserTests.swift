@@ -49,3 +49,19 @@ final class NDUserOptionParserTests: XCTestCase {
         XCTAssertNil(uri("https://" + String(repeating: "a", count: 1100)))
     }
 }
+
+/// networkd's link state file: the `CAPTIVE_PORTAL=` line, checked as an RA's URI.
+final class NetworkdLinkStateTests: XCTestCase {
+    private func portal(_ text: String) -> String? {
+        NetworkdCaptivePortals.captivePortal(inText: ArraySlice(Array(text.utf8)))
+    }
+
+    func testCaptivePortalLine() {
+        XCTAssertEqual(portal("# private\nADMIN_STATE=configured\nCAPTIVE_PORTAL=https://p.example/api\nDNS=10.0.0.1\n"),
+                       "https://p.example/api")
+        XCTAssertNil(portal("ADMIN_STATE=configured\n"))
+        XCTAssertNil(portal("CAPTIVE_PORTAL=http://p.example/\n"), "not https")
+        XCTAssertNil(portal("CAPTIVE_PORTAL=https://p.example/\u{1B}[31m\n"), "a control character")
+        XCTAssertNil(portal("X_CAPTIVE_PORTAL=https://p.example/\n"), "another key")
+    }
+}
