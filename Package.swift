@@ -36,6 +36,14 @@ let package = Package(
             // Debian and Ubuntu; Fedora, RHEL/UBI, Amazon Linux (dnf and yum). scripts/bootstrap installs either.
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"]), .yum(["libnl3-devel"])]
         ),
+        // OpenSSL 3 for https:// connectivity probes; only ReachabilityConnectivity imports it, and
+        // nothing of it runs unless an https:// probe is configured.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Modules/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .yum(["openssl-devel"])]
+        ),
         // ReachabilityFlags declared in C so it can appear in a @convention(c) callback type.
         .target(name: "CReachabilityFlags"),
         // The layers of the core, each a module, so the compiler keeps the arrows one way
@@ -51,10 +59,10 @@ let package = Package(
         .target(name: "ReachabilityEvaluation", dependencies: ["ReachabilityModel"]),
         // Host names: resolver threads inside the namespace, the resolver's configuration.
         .target(name: "ReachabilityResolution", dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilitySystem"]),
-        // The connectivity probe's client: HTTP/TCP, its parser and runner.
+        // The connectivity probe's client: HTTP/TCP and TLS (the only importer of OpenSSL), its parser and runner.
         .target(
             name: "ReachabilityConnectivity",
-            dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilityResolution", "ReachabilitySystem"]
+            dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilityResolution", "ReachabilitySystem", "COpenSSL"]
         ),
         // The engine per namespace and PathMonitor; no Foundation, so a static binary carries none of it.
         .target(

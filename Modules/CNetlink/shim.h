@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 
 // <linux/if.h>: net_device_flags beyond glibc's <net/if.h>.
 static const unsigned int CNetlink_IFF_LOWER_UP = 1u << 16;

@@ -11,13 +11,26 @@ package enum ProbeFailure: Error, Equatable {
     case cancelled
     case timedOut(String)
     case failed(String)
+    /// An `https://` probe's TLS failed: `kind` is the reason's word (`certificate expired`), `detail` OpenSSL's.
+    case tls(String, detail: String)
+
+    /// Its word for ``NetworkPath/connectivityReason``. A socket call's failure ends with its
+    /// errno (`connect to 192.0.2.1: ECONNREFUSED`), which says which word it is; another failure
+    /// (no socket could be made) is told as it is.
+    package var reason: String {
+        switch self {
+        case .cancelled, .timedOut: ConnectivityReason.timedOut
+        case .failed(let detail): ConnectivityReason.socketFailure(detail) ?? detail
+        case .tls(let kind, _): ConnectivityReason.tls(kind)
+        }
+    }
 }
 
 /// A non-blocking TCP connection of a probe: every wait is a `poll` on the socket and the probe's
 /// `ProbeSignal`, bounded by the probe's deadline. The socket is made inside the monitor's
 /// namespace (a socket stays in the namespace it was made in), and closed on deinit.
 package final class ProbeConnection {
-    private let descriptor: Int32
+    package let descriptor: Int32
     private let signal: ProbeSignal
     private let deadline: ContinuousClock.Instant
 
@@ -88,7 +101,7 @@ package final class ProbeConnection {
     }
 
     /// Polls the socket and the signal until `events`, the deadline (`until`, else the probe's), or a cancel.
-    private func wait(for events: Int16, doing what: String, until end: ContinuousClock.Instant? = nil) throws(ProbeFailure) {
+    package func wait(for events: Int16, doing what: String, until end: ContinuousClock.Instant? = nil) throws(ProbeFailure) {
         while true {
             if signal.isCancelled { throw .cancelled }
             let left = (end ?? deadline) - ContinuousClock.now

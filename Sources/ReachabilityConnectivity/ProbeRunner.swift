@@ -21,18 +21,19 @@ package struct ProbeRunner {
         switch resolve(deadline: deadline) {
         case .success(let found): addresses = found
         case .failure(.cancelled): return nil
-        case .failure(.timedOut(let why)), .failure(.failed(let why)): return limited(why)
+        case .failure(.timedOut(let why)), .failure(.failed(let why)), .failure(.tls(_, detail: let why)):
+            return limited(why, reason: ConnectivityReason.nameNotResolved)
         }
         return answer(trying: addresses, deadline: deadline)
     }
 
-    private func limited(_ detail: String) -> ConnectivityAnswer {
-        ConnectivityAnswer(connectivity: .limited, source: .probe(probe.url), detail: detail)
+    private func limited(_ detail: String, reason: String) -> ConnectivityAnswer {
+        ConnectivityAnswer(connectivity: .limited, source: .probe(probe.url), detail: detail, reason: reason)
     }
 
     /// Connects to each address in turn until one answers. - Returns: nil when cancelled.
     package func answer(trying addresses: [IPAddress], deadline: ContinuousClock.Instant) -> ConnectivityAnswer? {
-        var lastFailure = "no address"
+        var lastFailure = ProbeFailure.failed("no address")
         for (index, address) in addresses.enumerated() {
             let connection: ProbeConnection
             do {
@@ -41,26 +42,29 @@ package struct ProbeRunner {
                                                  signal: signal, deadline: deadline, connectBy: connectBy)
             } catch {
                 // A connect that failed or ran out of its share: the next address gets its turn.
-                switch error {
-                case .cancelled: return nil
-                case .timedOut(let why), .failed(let why): lastFailure = why
-                }
+                if case .cancelled = error { return nil }
+                lastFailure = error
                 continue
             }
             if probe.kind == .tcp {
                 return ConnectivityAnswer(connectivity: .full, source: .probe(probe.url), detail: "connected to \(address)")
             }
             do {
-                return try exchange(over: connection)
+                // TLS, when asked for, over the connection made as for http://, inside the namespace.
+                let transport: any ProbeTransport = probe.kind == .https ? try TLSConnection(over: connection, probe: probe) : connection
+                return try exchange(over: transport)
             } catch {
                 switch error {
                 case .cancelled: return nil
-                case .timedOut(let why): return limited(why)
-                case .failed(let why): lastFailure = why
+                case .timedOut(let why), .tls(_, detail: let why): return limited(why, reason: error.reason)
+                case .failed: lastFailure = error
                 }
             }
         }
-        return limited(lastFailure)
+        switch lastFailure {
+        case .cancelled: return nil
+        case .timedOut(let why), .failed(let why), .tls(_, detail: let why): return limited(why, reason: lastFailure.reason)
+        }
     }
 
     /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
@@ -75,7 +79,7 @@ package struct ProbeRunner {
 
     /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body
     /// up to `bodyBytes` and only when the verdict needs it.
-    private func exchange(over connection: ProbeConnection) throws(ProbeFailure) -> ConnectivityAnswer {
+    private func exchange(over connection: any ProbeTransport) throws(ProbeFailure) -> ConnectivityAnswer {
         let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
             + "Accept: */*\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
         try connection.send(Array(request.utf8))
@@ -87,15 +91,15 @@ package struct ProbeRunner {
             if head == nil {
                 switch HTTPResponseParser.parseHead(buffer) {
                 case .malformed(let why):
-                    return limited(why)
+                    return limited(why, reason: ConnectivityReason.notHTTP)
                 case .head(let parsed):
                     head = parsed
                 case .needMore:
                     if buffer.count >= ProbeLimits.headBytes {
-                        return limited("response head longer than \(ProbeLimits.headBytes) bytes")
+                        return limited("response head longer than \(ProbeLimits.headBytes) bytes", reason: ConnectivityReason.notHTTP)
                     }
                     guard open else {
-                        return limited("closed before a full response head")
+                        return limited("closed before a full response head", reason: ConnectivityReason.notHTTP)
                     }
                 }
             }
@@ -106,7 +110,8 @@ package struct ProbeRunner {
                 let bodyBytes = buffer[min(head.bodyOffset, buffer.count)...]
                 switch HTTPResponseParser.decodeBody(bodyBytes, framing: head.framing, closed: !open) {
                 case .malformed(let why):
-                    return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200, body: \(why)")
+                    return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200, body: \(why)",
+                                              reason: ConnectivityReason.missingText)
                 case .body(let body, let complete):
                     let answer = ProbeVerdict.answer(for: head, body: body, probe: probe)
                     if answer.connectivity == .full || complete || !open || bodyBytes.count >= ProbeLimits.bodyBytes {

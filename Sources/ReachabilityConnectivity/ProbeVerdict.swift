@@ -19,13 +19,15 @@ package enum ProbeVerdict {
             if contains(body, Array(expected.utf8)) {
                 return ConnectivityAnswer(connectivity: .full, source: source, detail: "status 200 with the expected text")
             }
-            return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200 without the expected text")
+            return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status 200 without the expected text",
+                                      reason: ConnectivityReason.missingText)
         }
         if (300...399).contains(head.status), let location = head.location {
             return ConnectivityAnswer(connectivity: .portal, portalURL: absolute(location, base: probe), source: source,
-                                      detail: "status \(head.status) to \(location)")
+                                      detail: "status \(head.status) to \(location)", reason: ConnectivityReason.redirect)
         }
-        return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status \(head.status)")
+        return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status \(head.status)",
+                                  reason: ConnectivityReason.status(head.status))
     }
 
     /// A `Location` made absolute against the probe's URL (RFC 9110 §10.2.2 allows a relative one),
@@ -36,8 +38,8 @@ package enum ProbeVerdict {
             return nil
         }
         if hasScheme(location) { return location } // absolute, whatever its scheme: kept as given
-        if location.hasPrefix("//") { return "http:" + location } // the probe's scheme, another host
-        let origin = "http://\(probe.authority)"
+        if location.hasPrefix("//") { return probe.scheme + ":" + location } // the probe's scheme, another host
+        let origin = "\(probe.scheme)://\(probe.authority)"
         let (basePath, baseQuery) = splitQuery(Substring(probe.path.isEmpty ? "/" : probe.path))
         // The reference's parts: path, then `?query`, then `#fragment` (each kept with its mark).
         let fragmentStart = location.firstIndex(of: "#") ?? location.endIndex

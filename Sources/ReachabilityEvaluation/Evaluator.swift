@@ -166,7 +166,7 @@ package enum Evaluator {
         func supports(_ family: IPAddress.Family) -> Bool {
             familyVerdicts[family].map { ReachabilityStatus(flags: $0.flags).isReachable } ?? false
         }
-        return NetworkPath(
+        var path = NetworkPath(
             status: pathStatus,
             unsatisfiedReason: pathStatus == .satisfied ? nil : (verdict.reason ?? .noRoute),
             flags: verdict.flags,
@@ -180,6 +180,8 @@ package enum Evaluator {
             supportsIPv6: supports(.ipv6),
             supportsDNS: supportsDNS
         )
+        path.captivePortalAPI = verdict.interfaceIndex.flatMap { snapshot.links[$0]?.captivePortalAPI }
+        return path
     }
 
     /// The links `availableInterfaces` may list, by index: up, with carrier, holding an address

@@ -47,11 +47,14 @@ package struct ConnectivityAnswer: Sendable, Hashable {
     package var source: ConnectivitySource?
     /// Why, for the log: "connect: ECONNREFUSED", "status 302".
     package var detail: String
+    /// Why, in ``NetworkPath/connectivityReason``'s words (`ConnectivityReason`); nil for `full`.
+    package var reason: String? = nil
 
-    package init(connectivity: Connectivity, portalURL: String? = nil, source: ConnectivitySource? = nil, detail: String) {
+    package init(connectivity: Connectivity, portalURL: String? = nil, source: ConnectivitySource? = nil, detail: String, reason: String? = nil) {
         self.connectivity = connectivity
         self.portalURL = portalURL
         self.source = source
         self.detail = detail
+        self.reason = reason
     }
 }

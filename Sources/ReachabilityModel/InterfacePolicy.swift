@@ -18,6 +18,10 @@ public struct InterfacePolicy: Sendable, Hashable {
     /// Set, it is read for every namespace: a test hook, pointed at fixtures of Wi-Fi, WWAN and
     /// Bluetooth devices; not public API.
     package var sysfsRoot: String?
+    /// The directory systemd-networkd's link state files are read from (`CAPTIVE_PORTAL=`). nil:
+    /// `/run/systemd/netif/links`, read only for the process's own namespace. Set, it is read for
+    /// every namespace: a test hook, pointed at fixtures; not public API.
+    package var networkdLinksRoot: String?
 
     /// - Parameters: see the properties; all empty by default.
     public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = []) {
@@ -25,9 +29,11 @@ public struct InterfacePolicy: Sendable, Hashable {
         self.constrainedInterfaceNames = constrainedInterfaceNames
     }
 
-    /// A policy that reads sysfs under `sysfsRoot` (tests).
-    package init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?) {
+    /// A policy that reads sysfs under `sysfsRoot`, and networkd's link states under `networkdLinksRoot` (tests).
+    package init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?,
+         networkdLinksRoot: String? = nil) {
         self.init(expensiveInterfaceNames: expensiveInterfaceNames, constrainedInterfaceNames: constrainedInterfaceNames)
         self.sysfsRoot = sysfsRoot
+        self.networkdLinksRoot = networkdLinksRoot
     }
 }

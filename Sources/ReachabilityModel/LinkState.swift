@@ -40,6 +40,8 @@ package struct LinkState: Sendable, Hashable {
     package var kind: String?
     /// What sysfs or ioctls tell of the device (filled by the engine, cached per link).
     package var traits: LinkTraits = LinkTraits()
+    /// The captive-portal API URI the link's network announced (RFC 8910), while the link is up with carrier.
+    package var captivePortalAPI: String?
 
     /// Administratively up (`ip link set up`).
     package var isUp: Bool { flags.contains(.up) }
@@ -57,7 +59,7 @@ package struct LinkState: Sendable, Hashable {
     package var isPointToPoint: Bool { flags.contains(.pointToPoint) }
     package var isLoopback: Bool { flags.contains(.loopback) }
 
-    package init(index: Int, name: String, flags: Flags, operationalState: OperationalState, hardwareType: UInt32, kind: String? = nil, traits: LinkTraits = LinkTraits()) {
+    package init(index: Int, name: String, flags: Flags, operationalState: OperationalState, hardwareType: UInt32, kind: String? = nil, traits: LinkTraits = LinkTraits(), captivePortalAPI: String? = nil) {
         self.index = index
         self.name = name
         self.flags = flags
@@ -65,5 +67,6 @@ package struct LinkState: Sendable, Hashable {
         self.hardwareType = hardwareType
         self.kind = kind
         self.traits = traits
+        self.captivePortalAPI = captivePortalAPI
     }
 }

@@ -8,7 +8,7 @@ extension NetworkPath: Codable {
     private enum CodingKeys: String, CodingKey {
         case status, unsatisfiedReason, interface, gateways, availableInterfaces, isExpensive, isConstrained
         case supportsIPv4, supportsIPv6, supportsDNS
-        case connectivity, portalURL 
+        case connectivity, portalURL, connectivityReason, captivePortalAPI
         // Beside a record's path, not in it: a path carries them itself.
         case flags, addresses, addressesAreStale
     }
@@ -36,6 +36,8 @@ extension NetworkPath: Codable {
         resolvedAddressesAreStale = try container.decodeIfPresent(Bool.self, forKey: .addressesAreStale) ?? false
         connectivity = try container.decodeIfPresent(Connectivity.self, forKey: .connectivity) ?? .unknown
         portalURL = try container.decodeIfPresent(String.self, forKey: .portalURL)
+        connectivityReason = try container.decodeIfPresent(String.self, forKey: .connectivityReason)
+        captivePortalAPI = try container.decodeIfPresent(String.self, forKey: .captivePortalAPI)
     }
 
     /// Encodes the keys of a record's `path` object (`unsatisfiedReason` and `interface` as null
@@ -56,6 +58,8 @@ extension NetworkPath: Codable {
         try container.encode(supportsDNS, forKey: .supportsDNS)
         try container.encode(connectivity, forKey: .connectivity)
         try container.encode(portalURL, forKey: .portalURL)
+        try container.encode(connectivityReason, forKey: .connectivityReason)
+        try container.encode(captivePortalAPI, forKey: .captivePortalAPI)
         try container.encode(flags, forKey: .flags)
         if !resolvedAddresses.isEmpty { try container.encode(resolvedAddresses.map(\.description), forKey: .addresses) }
         if resolvedAddressesAreStale { try container.encode(true, forKey: .addressesAreStale) }

@@ -142,6 +142,25 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.portalURL }
         set { uniqueStorage().fields.portalURL = newValue }
     }
+    /// Why `connectivity` is `limited`, `portal` or `none`, in a short stable phrase: `name not
+    /// resolved`, `refused`, `reset`, `timed out`, `not HTTP`, `redirect`, `status 200 without the
+    /// expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
+    /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
+    /// `TLS: timed out`), `no route` (or, for `none`, another reason the path is not satisfied:
+    /// `link down`, `interface down`, ...). Nil when `full` or `unknown`.
+    public var connectivityReason: String? {
+        get { storage.fields.connectivityReason }
+        set { uniqueStorage().fields.connectivityReason = newValue }
+    }
+    /// The captive-portal API (RFC 8908) the network of the path's interface announced, with no
+    /// probe traffic: IPv6 Router Advertisement option 37 (RFC 8910), which the kernel passes on
+    /// when it handles RAs itself (`accept_ra`). Nil when none was announced, or the network said
+    /// it holds no portal (`urn:ietf:params:capport:unrestricted`); it goes when the interface goes
+    /// down or away, and a newer announcement replaces it.
+    public var captivePortalAPI: String? {
+        get { storage.fields.captivePortalAPI }
+        set { uniqueStorage().fields.captivePortalAPI = newValue }
+    }
     /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
     public var connectivitySource: ConnectivitySource? {
         get { storage.fields.connectivitySource }
@@ -176,7 +195,9 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if !gateways.isEmpty { text += " gw \(gateways.map(\.addressString).joined(separator: ","))" }
         text += " flags \(flags)"
         if connectivity != .unknown { text += " connectivity \(connectivity)" }
+        if let connectivityReason { text += " (\(connectivityReason))" }
         if let portalURL { text += " portal \(portalURL)" }
+        if let captivePortalAPI { text += " captive-portal-api \(captivePortalAPI)" }
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }
         if supportsIPv6 { traits.append("ipv6") }
@@ -217,6 +238,8 @@ extension NetworkPath {
         package var connectivity: Connectivity = .unknown
         package var portalURL: String?
         package var connectivitySource: ConnectivitySource?
+        package var connectivityReason: String?
+        package var captivePortalAPI: String?
     }
 
     /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while

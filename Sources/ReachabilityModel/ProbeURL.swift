@@ -6,8 +6,11 @@ package struct ProbeURL: Equatable {
     package var port: UInt16
     package var path: String
 
+    /// What a URL error's message ends with: the forms a probe URL may take.
+    package static let formHint = "(give http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH or tcp://HOST:PORT)"
+
     package static func parse(_ url: String) throws(ReachabilityError) -> ProbeURL {
-        func fail(_ reason: String) -> ReachabilityError { .invalidProbe(url, reason: reason) }
+        func fail(_ reason: String) -> ReachabilityError { .invalidProbe(url, reason: reason + " " + formHint) }
         if let bad = url.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7f }) {
             throw fail(bad == " " ? "it contains a space (percent-encode it as %20)"
                                   : "it contains a control or non-ASCII character (percent-encode it)")
@@ -17,12 +20,15 @@ package struct ProbeURL: Equatable {
         if url.lowercased().hasPrefix("http://") {
             kind = .http
             rest = url.dropFirst(7)
+        } else if url.lowercased().hasPrefix("https://") {
+            kind = .https
+            rest = url.dropFirst(8)
         } else if url.lowercased().hasPrefix("tcp://") {
             kind = .tcp
             rest = url.dropFirst(6)
         } else {
             let scheme = url.firstIndex(of: ":").map { String(url[..<$0]) }
-            throw fail(scheme.map { "the scheme '\($0)' is not supported (use http:// or tcp://)" }
+            throw fail(scheme.map { "the scheme '\($0)' is not supported (use http://, https:// or tcp://)" }
                        ?? "it has no scheme (use http://HOST/PATH or tcp://HOST:PORT)")
         }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -51,7 +57,7 @@ package struct ProbeURL: Equatable {
         if !authority.hasPrefix("["), (try? IPAddress(String(host))) == nil {
             do { _ = try HostName.validate(String(host)) } catch { throw fail("the host is not valid: \(error)") }
         }
-        var port: UInt16 = kind == .http ? 80 : 0
+        var port: UInt16 = kind == .http ? 80 : kind == .https ? 443 : 0
         if let portText {
             guard !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
                   portText.count <= 5, let value = Int(portText), value <= 65535 else {
@@ -63,8 +69,8 @@ package struct ProbeURL: Equatable {
             throw fail("a tcp:// probe needs a port (tcp://HOST:PORT)")
         }
         if kind == .tcp, !(path.isEmpty || path == "/") { throw fail("a tcp:// probe has no path") }
-        if kind == .http, path.isEmpty { path = "/" }
-        if kind == .http, !path.hasPrefix("/") { path = "/" + path }
-        return ProbeURL(kind: kind, host: String(host), port: port, path: kind == .http ? path : "")
+        if kind != .tcp, path.isEmpty { path = "/" }
+        if kind != .tcp, !path.hasPrefix("/") { path = "/" + path }
+        return ProbeURL(kind: kind, host: String(host), port: port, path: kind != .tcp ? path : "")
     }
 }

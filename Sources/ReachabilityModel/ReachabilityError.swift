@@ -38,7 +38,8 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidHostName(let name, let reason):
             return "invalid host name '\(name)': \(reason)"
         case .invalidProbe(let url, let reason):
-            return "invalid probe '\(url)': \(reason) (give http://HOST[:PORT]/PATH or tcp://HOST:PORT)"
+            // The reason carries its own hint: the URL's form only when the URL is what is wrong.
+            return "invalid probe '\(url)': \(reason)"
         case .namespaceNotFound(let path):
             return "network namespace '\(path)' does not exist (list them with 'ip netns list', make one with 'ip netns add NAME')"
         case .namespaceNotEnterable(let path, let function, let errno):
@@ -70,6 +71,13 @@ public enum ReachabilityError: Error, Sendable, Equatable, CustomStringConvertib
         case ENETUNREACH: "ENETUNREACH"
         case EHOSTUNREACH: "EHOSTUNREACH"
         case ENOBUFS: "ENOBUFS"
+        // A probe's connection.
+        case ECONNREFUSED: "ECONNREFUSED"
+        case ECONNRESET: "ECONNRESET"
+        case ECONNABORTED: "ECONNABORTED"
+        case EPIPE: "EPIPE"
+        case ETIMEDOUT: "ETIMEDOUT"
+        case EADDRNOTAVAIL: "EADDRNOTAVAIL"
         default: "errno \(code)"
         }
     }

@@ -74,6 +74,7 @@ private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePref
 /// Passed to libnl unretained: `KernelEventSocket` holds it for longer than the manager lives.
 private final class CallbackInbox {
     var result = DrainResult()
+    let captivePortals = CaptivePortalAnnouncements()
 }
 
 /// The engine's event socket: libnl's cache manager holding links and addresses, on a socket the
@@ -150,6 +151,10 @@ package final class KernelEventSocket {
                 inbox.result.routesChanged = true
                 inbox.result.routeMessages += 1
                 inbox.result.routeChanges.isBroad = true
+            case Int32(RTM_NEWNDUSEROPT):
+                // A Router Advertisement's options; libnl has no cache for them.
+                if inbox.captivePortals.note(header) { inbox.result.linksOrAddressesChanged = true }
+                return Int32(NL_SKIP.rawValue)
             default:
                 break
             }
@@ -176,7 +181,9 @@ package final class KernelEventSocket {
             try SetupFaults.trip(.addressCache)
             #endif
             // Nexthop objects: routes that use them change with no route message of their own.
-            for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP] {
+            // ND user options: RFC 8910's captive-portal API URI, from RAs the kernel accepted.
+            for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP,
+                          RTNLGRP_ND_USEROPT] {
                 try check("nl_socket_add_membership", nl_socket_add_membership(socket, Int32(group.rawValue)))
             }
         } catch {
@@ -263,6 +270,7 @@ package final class KernelEventSocket {
         for (index, bridge) in collector.bridgeOnly where snapshot.links[index] == nil {
             snapshot.links[index] = bridge
         }
+        inbox.captivePortals.apply(to: &snapshot.links)
         collector.addresses.removeAll { snapshot.links[$0.interfaceIndex] == nil }
         snapshot.addresses = collector.addresses
         return snapshot

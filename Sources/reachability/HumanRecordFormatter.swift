@@ -33,7 +33,8 @@ struct HumanRecordFormatter: RecordFormatter {
         ]
         var line = columns
         if showsConnectivity {
-            line.append(path.connectivity.description + (path.portalURL.map { " \($0)" } ?? ""))
+            line.append(path.connectivity.description + (path.connectivityReason.map { " (\($0))" } ?? "")
+                        + (path.portalURL.map { " \($0)" } ?? ""))
         }
         return line.joined(separator: "  ") + "\n"
     }

@@ -55,6 +55,8 @@ struct JSONRecordFormatter: RecordFormatter {
         json.key("supportsDNS"); json.bool(path.supportsDNS)
         json.key("connectivity"); json.string(path.connectivity.description)
         json.key("portalURL"); json.string(path.portalURL)
+        json.key("connectivityReason"); json.string(path.connectivityReason)
+        json.key("captivePortalAPI"); json.string(path.captivePortalAPI)
         json.endObject()
     }
 

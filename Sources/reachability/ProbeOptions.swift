@@ -1,11 +1,11 @@
 import ArgumentParser
 import NetworkReachabilityCore
 
-/// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S]`: the connectivity
-/// probe, shared by `check`, `watch` and `wait` (docs/semantics.md, "Connectivity").
+/// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S] [--probe-ca FILE]`:
+/// the connectivity probe, shared by `check`, `watch` and `wait` (docs/semantics.md, "Connectivity").
 struct ProbeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Also probe connectivity: http://HOST[:PORT]/PATH (204, or 200 with --probe-expect) or tcp://HOST:PORT.",
+        "Also probe connectivity: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH (204, or 200 with --probe-expect), or tcp://HOST:PORT.",
         valueName: "url"))
     var probe: String?
 
@@ -13,16 +13,21 @@ struct ProbeOptions: ParsableArguments {
             help: ArgumentHelp("With an http:// probe, a status 200 whose body holds this text is full connectivity.", valueName: "text"))
     var probeExpect: String?
 
-    @Option(name: .customLong("probe-timeout"), help: ArgumentHelp("Seconds one probe may take; default 5.", valueName: "seconds"))
+    @Option(name: .customLong("probe-timeout"), help: ArgumentHelp("Seconds one probe may take; default 5, or the interval when shorter.", valueName: "seconds"))
     var probeTimeout: Double?
 
     @Option(name: .customLong("probe-interval"),
             help: ArgumentHelp("Seconds between probes while connectivity is full; default 300.", valueName: "seconds"))
     var probeInterval: Double?
 
+    @Option(name: .customLong("probe-ca"),
+            help: ArgumentHelp("With an https:// probe, trust the root certificates of this PEM file instead of the system's.",
+                               valueName: "file"))
+    var probeCA: String?
+
     func validate() throws {
-        if probe == nil, probeExpect != nil || probeTimeout != nil || probeInterval != nil {
-            throw ValidationError("--probe-expect, --probe-timeout and --probe-interval need --probe URL")
+        if probe == nil, probeExpect != nil || probeTimeout != nil || probeInterval != nil || probeCA != nil {
+            throw ValidationError("--probe-expect, --probe-timeout, --probe-interval and --probe-ca need --probe URL")
         }
         for (name, value) in [("--probe-timeout", probeTimeout), ("--probe-interval", probeInterval)] {
             if let value, !(value > 0 && value.isFinite && value <= 86_400) {
@@ -33,14 +38,28 @@ struct ProbeOptions: ParsableArguments {
 
     /// The probe asked for; nil without `--probe`.
     ///
+    /// A `--probe-interval` alone shorter than the default timeout lowers the timeout to it; only
+    /// a `--probe-timeout` given longer than a `--probe-interval` given is refused.
+    ///
     /// - Throws: `ReachabilityError.invalidProbe` for a URL or numbers the library rejects.
     func makeProbe() throws -> ConnectivityProbe? {
         guard let probe else { return nil }
+        if let probeTimeout, let probeInterval, probeTimeout > probeInterval {
+            // The library's message speaks of its parameters; the command's names its options.
+            throw ReachabilityError.invalidProbe(probe, reason: "--probe-timeout \(Self.seconds(probeTimeout)) is longer than "
+                + "--probe-interval \(Self.seconds(probeInterval)): give a --probe-timeout at most the --probe-interval")
+        }
         return try ConnectivityProbe(
             url: probe, expecting: probeExpect,
-            timeout: .milliseconds(Int64(((probeTimeout ?? 5) * 1000).rounded())),
-            interval: .milliseconds(Int64(((probeInterval ?? 300) * 1000).rounded()))
+            timeout: probeTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+            interval: .milliseconds(Int64(((probeInterval ?? 300) * 1000).rounded())),
+            caFile: probeCA
         )
+    }
+
+    /// `2`, `1.5`: seconds as a user typed them.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : String(value)
     }
 
     /// Configures `monitor` with the probe, if one was asked for.

@@ -9,10 +9,7 @@ final class ConnectivityAnswerTests: XCTestCase {
     /// connectivity, then it gets `expected`.
     private func check(_ mode: String, url: String = ProbeLab.url, expecting: String? = nil,
                        file: StaticString = #filePath, line: UInt = #line, in lab: ProbeLab) throws -> NetworkPath {
-        lab.setMode(mode)
-        let monitor = try lab.client.generalMonitor()
-        monitor.connectivityProbe = try ProbeLab.probe(url, expecting: expecting)
-        return awaitPath { await monitor.checkConnectivity() }
+        try lab.checkedPath(mode, probe: try ProbeLab.probe(url, expecting: expecting))
     }
 
     func testFull_on204_andOn200WithTheExpectedText() throws {

@@ -89,6 +89,46 @@ final class ConnectivityCommandTests: CommandTestCase {
         }
     }
 
+    func testConnectivityReason_inJSON_humanLine_andVerboseLog() throws {
+        try withProbeLab { lab in
+            let netns = ["--netns", lab.client.name]
+            let full = try reachability(["check", "--json"] + netns + probeArguments())
+            XCTAssertTrue(try path(of: full.stdout)["connectivityReason"] is NSNull, "null when full: \(full.stdout)")
+            let refused = try reachability(["check", "--json", "--verbose"] + netns + probeArguments("tcp://10.88.0.2:8081"))
+            XCTAssertEqual(try path(of: refused.stdout)["connectivityReason"] as? String, "refused")
+            XCTAssertTrue(refused.stderr.contains("reason=refused") && refused.stderr.contains("ECONNREFUSED"),
+                          "--verbose logs the reason and its detail: \(refused.stderr)")
+            lab.setMode("302")
+            let human = try reachability(["check"] + netns + probeArguments())
+            XCTAssertTrue(human.stdout.contains("portal (redirect) http://10.88.0.2:8080/login?from=probe"), human.stdout)
+            let unprobed = try reachability(["check", "--json"] + netns)
+            XCTAssertTrue(try path(of: unprobed.stdout)["connectivityReason"] is NSNull, "in every record")
+        }
+    }
+
+    func testProbeIntervalAlone_accepted_probesAboutOnceASecond() throws {
+        try withProbeLab { lab in
+            let watch = try startReachability(["watch", "--netns", lab.client.name, "--json", "--probe", ProbeLab.url,
+                                               "--probe-interval", "1"])
+            defer { watch.terminateIfRunning() }
+            try waitUntil("the first probe") { lab.connections >= 1 }
+            let first = lab.connections, started = DispatchTime.now()
+            try waitUntil("three more probes") { lab.connections >= first + 3 }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            XCTAssertGreaterThan(seconds, 1.5, "not faster than the interval")
+            XCTAssertLessThan(seconds, 6, "about once a second")
+            XCTAssertTrue(watch.process.isRunning, "accepted")
+        }
+    }
+
+    func testProbeTimeoutLongerThanInterval_refusedNamingBothOptions_exit2() throws {
+        let result = try reachability(["check", "--probe", "http://192.0.2.1/", "--probe-interval", "1", "--probe-timeout", "2"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--probe-timeout") && result.stderr.contains("--probe-interval"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("give http://"), "the URL is fine: \(result.stderr)")
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    }
+
     func testBadProbeInput_oneLineOnStderr_exit2() throws {
         for url in ["ftp://x", "http://", "tcp://host", "http://host:0/", "http://host/a path"] {
             let result = try reachability(["check", "--probe", url])

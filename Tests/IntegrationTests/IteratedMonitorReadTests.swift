@@ -1,5 +1,11 @@
 @testable import NetworkReachabilityCore
 import XCTest
+import ReachabilityConnectivity
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// A monitor consumed only through `paths()` counts as scheduled (the README's "Iterating counts
 /// as scheduled", as a `PathMonitorService` consumes it): reading its path costs no route lookup,

@@ -8,11 +8,12 @@ DIR/mode (read at each connection) picks the behaviour; DIR/connections is the c
 connections (rewritten after each accept); DIR/ready appears once the socket listens.
 """
 import argparse
-import os
 import socket
-import socketserver
-import threading
+import struct
 import time
+
+import server_state
+from server_state import State, serve
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--address", required=True)
@@ -20,23 +21,7 @@ parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--state", required=True)
 arguments = parser.parse_args()
 
-count_lock = threading.Lock()
-connections = 0
-
-
-def write_atomically(name, text):
-    path = os.path.join(arguments.state, name)
-    with open(path + ".tmp", "w") as handle:
-        handle.write(text)
-    os.replace(path + ".tmp", path)
-
-
-def mode():
-    try:
-        with open(os.path.join(arguments.state, "mode")) as handle:
-            return handle.read().strip() or "204"
-    except FileNotFoundError:
-        return "204"
+state = State(arguments.state, "204")
 
 
 def respond(status, headers=(), body=b""):
@@ -60,49 +45,34 @@ ANSWERS = {
 }
 
 
-class Handler(socketserver.BaseRequestHandler):
-    def handle(self):
-        global connections
-        with count_lock:
-            connections += 1
-            write_atomically("connections", str(connections))
-        behaviour = mode()
-        sock = self.request
-        sock.settimeout(30)
-        try:
-            if behaviour == "silent":
-                while sock.recv(4096):
-                    pass
-                return
-            sock.recv(4096)
-            if behaviour in ANSWERS:
-                sock.sendall(ANSWERS[behaviour])
-            elif behaviour == "bigheader":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nX-Big: ")
-                chunk = b"a" * 65536
-                for _ in range(16):
-                    sock.sendall(chunk)
-                sock.sendall(b"\r\n\r\n")
-            elif behaviour == "endless":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
-                chunk = b"x" * 4096
-                deadline = time.monotonic() + 20
-                while time.monotonic() < deadline:
-                    sock.sendall(chunk)
-            elif behaviour == "slowloris":
-                for byte in b"HTTP/1.1 200 OK\r\nX-Slow: 1\r\n":
-                    sock.sendall(bytes([byte]))
-                    time.sleep(0.5)
-        except OSError:
-            pass
+class Handler(server_state.Handler):
+    state = state
+
+    def answer(self, behaviour, sock):
+        sock.recv(4096)
+        if behaviour == "reset":
+            # SO_LINGER with a zero timeout: close sends a RST, not a FIN.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+            return
+        if behaviour in ANSWERS:
+            sock.sendall(ANSWERS[behaviour])
+        elif behaviour == "bigheader":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nX-Big: ")
+            chunk = b"a" * 65536
+            for _ in range(16):
+                sock.sendall(chunk)
+            sock.sendall(b"\r\n\r\n")
+        elif behaviour == "endless":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+            chunk = b"x" * 4096
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                sock.sendall(chunk)
+        elif behaviour == "slowloris":
+            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: 1\r\n":
+                sock.sendall(bytes([byte]))
+                time.sleep(0.5)
 
 
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-
-
-server = Server((arguments.address, arguments.port), Handler)
-write_atomically("connections", "0")
-write_atomically("ready", "1")
-server.serve_forever()
+serve(arguments.address, arguments.port, Handler, state, ["connections"])

@@ -106,6 +106,7 @@ struct ConnectivityOverlay {
         path.connectivity = satisfied ? (answer?.connectivity ?? .unknown) : .none
         path.portalURL = answer?.portalURL
         path.connectivitySource = answer?.source
+        path.connectivityReason = satisfied ? answer?.reason : ConnectivityReason.none(path.unsatisfiedReason)
         return path
     }
 }

@@ -58,12 +58,16 @@ final class ConnectivityProber: Sendable {
         var nextID: UInt64 = 0
         /// The armed re-probe timer; kept after it fired, until the next probe starts, so that
         /// "a timer" also means "answered since anyone last listened".
-        var timer: WatchToken?
+        var timer: ProbeTimer?
+        /// What the boot-clock timer runs when it expires (the armed timer's action).
+        var clockAction: (@Sendable () -> Void)?
         /// Bumped whenever the timer is replaced or dropped: a timer whose action was already on its
         /// way to the control queue then finds itself stale and does nothing.
         var timerGeneration: UInt64 = 0
         /// Keeps the timers; made at the first one.
         var waiter: EventWaiter?
+        /// The boot-clock timer that loop polls; nil without one.
+        var clock: BootClockTimer?
         var timerDue = false
         /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the
     /// schedule restarted (a path moved or dropped, or nobody listens).
@@ -79,7 +83,8 @@ final class ConnectivityProber: Sendable {
 
         /// Cancels the timer (one whose action is already on its way finds its generation stale).
         mutating func dropTimer() {
-            if let timer { waiter?.cancel(timer) }
+            timer?.cancel(on: waiter)
+            clockAction = nil
             timer = nil
             timerDue = false
             timerGeneration &+= 1
@@ -178,7 +183,7 @@ final class ConnectivityProber: Sendable {
 
     // MARK: - On the control queue
 
-    private func kick() {
+    func kick() {
         dispatchPrecondition(condition: .onQueue(control))
         // Forced cores and their waiters are taken together, so a `probeNow` arriving during this
         // pass is left for the next one, never answered by this one.
@@ -316,29 +321,8 @@ final class ConnectivityProber: Sendable {
         guard let waiters else { return }
         defer { waiters.forEach { $0() } }
         guard let answer else { return }
+        log(answer)
         for target in targets { target.core.applyConnectivity(answer, epoch: target.epoch) }
         reconsider()
-    }
-
-    /// Arms the re-probe timer on the prober's own poll loop. Under the state's lock.
-    private func armTimer(after delay: Duration, in state: inout State) {
-        state.dropTimer()
-        if state.waiter == nil {
-            // No socket to poll (-1 is skipped by `poll`): the loop only keeps the timers.
-            state.waiter = try? EventWaiter(fileDescriptor: -1, queue: control, keepAlive: control, readable: {})
-        }
-        guard let waiter = state.waiter else { return }
-        let generation = state.timerGeneration
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        // The action runs on the control queue (the loop's `queue.sync`), as `kick` must.
-        state.timer = waiter.schedule(at: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
-            guard let self else { return }
-            let current = self.state.withLock { state -> Bool in
-                guard state.timerGeneration == generation else { return false }
-                state.timerDue = true
-                return true
-            }
-            if current { self.kick() }
-        }
     }
 }

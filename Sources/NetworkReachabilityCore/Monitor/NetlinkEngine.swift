@@ -137,6 +137,7 @@ final class NetlinkEngine: @unchecked Sendable {
                 return error
             }
             startWatchingConfiguration()
+            startWatchingNetworkd()
             return nil
         }
         if let setupFailure { throw setupFailure }

@@ -52,11 +52,25 @@ final class ProbeLab: @unchecked Sendable {  // `let`s only, and a Process used 
     }
 
     /// What the server does with the next connection: `204`, `200ok`, `200chunked`, `302`,
-    /// `login`, `511`, `garbage`, `silent`, `bigheader`, `endless`, `slowloris`.
+    /// `login`, `511`, `garbage`, `silent`, `bigheader`, `endless`, `slowloris`, `reset`.
     func setMode(_ mode: String) {
         let path = stateDirectory + "/mode"
         _ = FileManager.default.createFile(atPath: path + ".tmp", contents: Data(mode.utf8))
         _ = rename(path + ".tmp", path)
+    }
+
+    /// The path a monitor of the client namespace, not started, gets from `checkConnectivity()`
+    /// with `probe`, once the server answers as `mode`.
+    func checkedPath(_ mode: String, probe: ConnectivityProbe) throws -> NetworkPath {
+        setMode(mode)
+        return try checkedPath(probe: probe)
+    }
+
+    /// The path a monitor of the client namespace, not started, gets from `checkConnectivity()` with `probe`.
+    func checkedPath(probe: ConnectivityProbe) throws -> NetworkPath {
+        let monitor = try client.generalMonitor()
+        monitor.connectivityProbe = probe
+        return awaitPath { await monitor.checkConnectivity() }
     }
 
     /// How many connections the server accepted so far.

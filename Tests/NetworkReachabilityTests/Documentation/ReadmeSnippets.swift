@@ -62,6 +62,10 @@ enum ReadmeSnippets {
         // http://: 204 succeeds, or 200 whose body holds the expected text; tcp://HOST:PORT: the connection.
         monitor.connectivityProbe = try ConnectivityProbe(url: "http://192.0.2.1/generate_204",
                                                           timeout: .seconds(5), interval: .seconds(300))
+        // https://: the same GET over TLS 1.2/1.3, the certificate verified against the system's trust
+        // store (or caFile's roots) and its name against the host: your own service's health check.
+        // A TLS failure is .limited, and connectivityReason says which ("TLS: certificate expired").
+        monitor.connectivityProbe = try ConnectivityProbe(url: "https://api.example.com/health", expecting: "ok")
 
         // The path handler
         monitor.pathUpdateHandler = { path in

@@ -63,9 +63,10 @@ final class CodableTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode(ReachabilityStatus.self, from: Data(#""online""#.utf8)))
     }
 
-    /// The keys of a record's `path` object, as cli.md lists them, and connectivity.md's two.
+    /// The keys of a record's `path` object, as cli.md lists them, and connectivity.md's four.
     static let recordPathKeys: Set<String> = [
         "status", "unsatisfiedReason", "interface", "gateways", "availableInterfaces", "isExpensive",
-        "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL",
+        "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL", "connectivityReason",
+        "captivePortalAPI",
     ]
 }

@@ -1,0 +1,68 @@
+"""What the test servers share: their state directory (the mode a test writes, the counts and the
+`ready` file they write back) and a threaded TCP server that serves until killed."""
+import os
+import socketserver
+import threading
+
+
+class State:
+    def __init__(self, directory, default_mode):
+        self.directory = directory
+        self.default_mode = default_mode
+        self.lock = threading.Lock()
+        self.counts = {}
+
+    def write(self, name, text):
+        """Writes DIR/name atomically (a test may read it at any moment)."""
+        path = os.path.join(self.directory, name)
+        with open(path + ".tmp", "w") as handle:
+            handle.write(text)
+        os.replace(path + ".tmp", path)
+
+    def mode(self):
+        """DIR/mode as the test last wrote it, read at each connection."""
+        try:
+            with open(os.path.join(self.directory, "mode")) as handle:
+                return handle.read().strip() or self.default_mode
+        except FileNotFoundError:
+            return self.default_mode
+
+    def count(self, name):
+        """Adds one to the count DIR/name."""
+        with self.lock:
+            self.counts[name] = self.counts.get(name, 0) + 1
+            self.write(name, str(self.counts[name]))
+
+
+class Handler(socketserver.BaseRequestHandler):
+    """Counts the connection, then plays DIR/mode: `silent` or `stall` read and never answer;
+    any other mode is the subclass's `answer(behaviour, sock)`. A socket error ends the connection."""
+    state = None
+
+    def handle(self):
+        self.state.count("connections")
+        behaviour = self.state.mode()
+        sock = self.request
+        sock.settimeout(30)
+        try:
+            if behaviour in ("silent", "stall"):
+                while sock.recv(4096):
+                    pass
+                return
+            self.answer(behaviour, sock)
+        except OSError:  # ssl.SSLError too
+            pass
+
+
+class Server(socketserver.ThreadingTCPServer):
+    allow_reuse_address = True
+    daemon_threads = True
+
+
+def serve(address, port, handler, state, counts):
+    """Listens, writes each of `counts` as 0 and DIR/ready, then serves until killed."""
+    server = Server((address, port), handler)
+    for name in counts:
+        state.write(name, "0")
+    state.write("ready", "1")
+    server.serve_forever()

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""An HTTPS server for the https:// probe tests: it answers 204 over TLS with the certificate
+DIR/mode names, or plays a broken server, and counts what it saw.
+
+    tls_server.py --address 10.88.0.2 --port 8443 --state DIR --certs CERTS
+
+DIR/mode (read at each connection): `good`, `wrongname`, `expired`, `selfsigned` (TLS with
+CERTS/MODE.pem and .key, then 204), `stall` (accepts, never answers the handshake), `plain`
+(plain HTTP on the TLS port: a 400 to the ClientHello). DIR/connections counts accepted
+connections, DIR/requests requests read over TLS, DIR/sni holds the last SNI sent ("-" for none);
+DIR/ready appears once the socket listens.
+"""
+import argparse
+import os
+import ssl
+
+import server_state
+from server_state import State, serve
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--address", required=True)
+parser.add_argument("--port", type=int, required=True)
+parser.add_argument("--state", required=True)
+parser.add_argument("--certs", required=True)
+arguments = parser.parse_args()
+
+state = State(arguments.state, "good")
+
+
+def remember_sni(_socket, name, _context):
+    state.write("sni", name or "-")
+
+
+contexts = {}
+for name in ("good", "wrongname", "expired", "selfsigned"):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(os.path.join(arguments.certs, name + ".pem"), os.path.join(arguments.certs, name + ".key"))
+    context.sni_callback = remember_sni
+    contexts[name] = context
+
+
+class Handler(server_state.Handler):
+    state = state
+
+    def answer(self, behaviour, sock):
+        if behaviour == "plain":
+            sock.recv(4096)
+            sock.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        self.state.write("sni", "-")
+        with contexts[behaviour].wrap_socket(sock, server_side=True) as tls:
+            if tls.recv(4096):
+                self.state.count("requests")
+                tls.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+
+serve(arguments.address, arguments.port, Handler, state, ["connections", "requests"])
