@@ -16,7 +16,7 @@ struct EvaluationPass<Oracle: RouteAnswering> {
     /// How many questions went to the oracle.
     private(set) var lookups = 0
     private let oracle: Oracle
-    private var answers: [RouteQuestion: RouteAnswer] = [:]
+    private(set) var answers: [RouteQuestion: RouteAnswer] = [:]
     private var sharedPaths: [PathSharingKey: NetworkPath] = [:]
     /// One ordered list for the pass; each path moves its own interface to the front.
     private var available: [NetworkInterface] = []

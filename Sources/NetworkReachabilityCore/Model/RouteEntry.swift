@@ -11,4 +11,7 @@ struct RouteEntry: Sendable, Hashable {
     var isLinkDown: Bool
     /// The route's metric (`RTA_PRIORITY`); lower is preferred.
     var metric: UInt32 = 0
+    /// How long the route had left when the kernel answered (`RTA_CACHEINFO`'s `rta_expires`:
+    /// IPv6 routes learnt from Router Advertisements); nil for a route that does not expire.
+    var expiresIn: Duration? = nil
 }

@@ -72,11 +72,12 @@ extension NetlinkEngine {
         if pass.askedPreference { preferenceCache = (routingGeneration, pass.preference) }
         pass.evaluate(targets, includingPending: includingPending, resolution: resolution(for:), each: body)
         counters.lookups += pass.lookups
+        noteExpiries(pass.answers)
     }
 }
 
 extension RouteOracle: RouteAnswering {
     func answers(_ requests: [RouteRequest]) -> [RouteAnswer] {
-        socket.lookup(requests)
+        withExpiries(socket.lookup(requests), for: requests)
     }
 }

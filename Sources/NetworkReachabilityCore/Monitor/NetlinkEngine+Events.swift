@@ -22,6 +22,7 @@ extension NetlinkEngine {
     func apply(_ result: DrainResult, from sockets: EngineSockets) {
         count(result)
         if result.overrun { scheduleResync() }
+        if !result.movedRouters.isEmpty || result.userOptions { silentStateHinted(routers: result.movedRouters) }
         guard result.linksOrAddressesChanged || result.routesChanged else { return }
         let previous = snapshot
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }

@@ -56,6 +56,8 @@ final class NetlinkEngine: @unchecked Sendable {
     var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
     var secondLook: SecondLook?
+    /// Answers that stop being true without a message, and the timer that asks again (`+Expiry`).
+    var expiry = ExpiryState()
     var counters = EngineCounters() {
         didSet { metrics?.publish(from: oldValue, to: counters) }
     }

@@ -29,6 +29,11 @@ struct DrainResult: Sendable, Equatable {
     /// Messages from the kernel, read.
     var messages = 0
 
+    /// Watched routers whose neighbour state moved (`NeighbourFilter`), and whether an RA's user
+    /// options arrived: hints that an answer moved without a route message.
+    var movedRouters: Set<RouterNeighbour> = []
+    var userOptions = false
+
     var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun }
 }
 
@@ -58,6 +63,7 @@ private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePref
 /// Passed to libnl unretained: `KernelEventSocket` holds it for longer than the manager lives.
 private final class CallbackInbox {
     var result = DrainResult()
+    var neighbours = NeighbourFilter()
 }
 
 /// The engine's event socket: libnl's cache manager holding links and addresses, on a socket the
@@ -132,6 +138,15 @@ final class KernelEventSocket {
                 inbox.result.routesChanged = true
                 inbox.result.routeMessages += 1
                 inbox.result.routeChanges.isBroad = true
+            case Int32(RTM_NEWNEIGH), Int32(RTM_DELNEIGH):
+                // No cache takes them: the manager skips a type none of its caches handles.
+                let payload = UnsafeRawBufferPointer(start: nlmsg_data(header), count: Int(nlmsg_datalen(header)))
+                let deletion = Int32(header.pointee.nlmsg_type) == Int32(RTM_DELNEIGH)
+                if let router = inbox.neighbours.moved(isDeletion: deletion, payload: payload) {
+                    inbox.result.movedRouters.insert(router)
+                }
+            case Int32(RTM_NEWNDUSEROPT):
+                inbox.result.userOptions = true
             default:
                 break
             }
@@ -210,6 +225,20 @@ final class KernelEventSocket {
             break
         }
         return inbox.result
+    }
+
+    /// Joins the neighbour group while `routers` is not empty and the ND user-option group while
+    /// `refreshing`, and leaves them otherwise: no wake-up for a neighbour or an RA while no
+    /// answer depends on one. Neighbour messages of other hosts are dropped unread.
+    func watch(routers: Set<RouterNeighbour>, refreshing: Bool) {
+        inbox.neighbours.watch(routers)
+        let groups = [(RTNLGRP_NEIGH, !routers.isEmpty, \NeighbourFilter.joinedNeighbours),
+                      (RTNLGRP_ND_USEROPT, refreshing, \NeighbourFilter.joinedUserOptions)]
+        for (group, wanted, joined) in groups where inbox.neighbours[keyPath: joined] != wanted {
+            let code = wanted ? nl_socket_add_membership(socket, Int32(group.rawValue))
+                : nl_socket_drop_membership(socket, Int32(group.rawValue))
+            if code == 0 { inbox.neighbours[keyPath: joined] = wanted }
+        }
     }
 
     /// Rebuilds both caches from fresh dumps on `dumpSocket` (one that joined no group).

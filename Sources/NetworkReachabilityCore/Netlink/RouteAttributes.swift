@@ -37,6 +37,8 @@ struct RouteAttributes {
     var newDestination: Range<Int>?
     var encapType: Range<Int>?
     var encap: Range<Int>?
+    /// `struct rta_cacheinfo`: where the route's remaining lifetime is.
+    var cacheInfo: Range<Int>?
 
     /// The least data length libnl 3.7's `route_policy` accepts for an attribute type: shorter
     /// makes `nla_parse` fail, and with it the whole message. RTA_VIA is not in that policy, but
@@ -78,6 +80,7 @@ struct RouteAttributes {
             case Kind.newDestination: newDestination = data
             case Kind.encapType: encapType = data
             case Kind.encap: encap = data
+            case Kind.cacheInfo: cacheInfo = data
             default: break
             }
             offset += RouteMessageParser.align(length)

@@ -26,7 +26,7 @@ struct RouteOracle {
     func answer(_ question: RouteQuestion) -> RouteAnswer {
         switch question {
         case .destination(let request):
-            return socket.lookup(request)
+            return withExpiry(socket.lookup(request), for: request)
         case .defaultRoute(let family, let outputInterface):
             return defaultRoute(family, outputInterface: outputInterface)
         }
@@ -71,6 +71,7 @@ struct RouteOracle {
         entry.prefixLength = 0
         entry.isLinkDown = entry.isLinkDown || fibEntry.isLinkDown
         entry.metric = fibEntry.metric
+        entry.expiresIn = fibEntry.expiresIn
         return .route(entry)
     }
 }
