@@ -15,12 +15,18 @@ struct ExpiryBook {
     private(set) var refreshes: [RouteQuestion: (since: UInt64, next: UInt64)] = [:]
     /// The routers of each IPv6 answer held with a gateway, and those it had before: the kernel
     /// moves such an answer between routers by their neighbour state, with no route message.
-    private(set) var routers: [RouteQuestion: Set<RouterNeighbour>] = [:]
+    private(set) var routers: [RouteQuestion: Set<RouterNeighbour>] = [:] {
+        didSet { routersVersion &+= 1 }
+    }
+    /// Moves whenever `routers` is written, so the engine rebuilds `routerNeighbours` only then.
+    private(set) var routersVersion: UInt64 = 0
 
     /// Asked this long after the reported expiry: `rta_expires` is truncated to clock ticks
     /// (10 ms) and the kernel compares with jiffies (4 ms at HZ=250), so a question asked at the
     /// reported moment can still meet the route.
     static let margin: UInt64 = 30_000_000
+    /// Deadlines this close are one: `rta_expires` read at two moments differs by its truncation.
+    static let jitter: UInt64 = 50_000_000
     /// How long after an expiry the route can still be refreshed: the collection runs every
     /// `gc_interval` (30 s by default) while routes expire, so by then it has surely run.
     static let refreshWindow: UInt64 = 60_000_000_000
@@ -53,7 +59,10 @@ struct ExpiryBook {
     /// the watch stands, since an expired route that is refreshed can still take the answer back.
     mutating func note(_ question: RouteQuestion, _ answer: RouteAnswer, now: UInt64) {
         if case .route(let entry) = answer, let expiry = entry.expiresIn {
-            deadlines[question] = now &+ Self.nanoseconds(expiry) &+ Self.margin
+            let deadline = now &+ Self.nanoseconds(expiry) &+ Self.margin
+            // The same expiry read again (a tick's truncation apart) keeps its deadline, and with it the timer.
+            let known = deadlines[question] ?? 0
+            if max(known, deadline) - min(known, deadline) >= Self.jitter { deadlines[question] = deadline }
             refreshes[question] = nil
         } else {
             deadlines[question] = nil
@@ -62,14 +71,14 @@ struct ExpiryBook {
         switch answer {
         case .route(let entry):
             guard let interface = entry.outputInterface, !entry.gateways.isEmpty else {
-                routers[question] = nil
+                if routers[question] != nil { routers[question] = nil }
                 return
             }
             let current = entry.gateways.map { RouterNeighbour(interfaceIndex: interface, address: $0) }
-            var known = routers[question] ?? []
-            if known.count + current.count > Self.routerLimit { known = [] }
-            known.formUnion(current)
-            routers[question] = known
+            let known = routers[question] ?? []
+            // The same routers as before (every pass of a settled network): written not at all.
+            guard !current.allSatisfy(known.contains) else { return }
+            routers[question] = known.count + current.count > Self.routerLimit ? Set(current) : known.union(current)
         case .failure:
             // No route now: the routers it had are the ones whose recovery brings it back.
             break
@@ -109,7 +118,7 @@ struct ExpiryBook {
     mutating func keepOnly(_ held: Set<RouteQuestion>) {
         deadlines = deadlines.filter { held.contains($0.key) }
         refreshes = refreshes.filter { held.contains($0.key) }
-        routers = routers.filter { held.contains($0.key) }
+        if routers.keys.contains(where: { !held.contains($0) }) { routers = routers.filter { held.contains($0.key) } }
     }
 
     /// Every second for 10 s (a router that comes back is told within a second or two), every

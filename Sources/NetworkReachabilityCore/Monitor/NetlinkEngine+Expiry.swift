@@ -7,6 +7,8 @@ struct ExpiryState {
     var timer: (token: WatchToken, deadline: UInt64)?
     /// `book.routerNeighbours` and whether a refresh is watched, as last given to the event socket.
     var watchedRouters: Set<RouterNeighbour> = []
+    /// The `ExpiryBook.routersVersion` that `watchedRouters` was made from.
+    var routersVersion: UInt64 = 0
     var watchingRefresh = false
 }
 
@@ -17,9 +19,6 @@ struct ExpiryState {
 /// `ExpiryBook` has due; the neighbour and ND user-option groups are joined only while an
 /// answer can move with them. Nothing runs while no answer held expires or has a router.
 extension NetlinkEngine {
-    /// A timer due this little after the one set stands: moving it costs more than a spare wake-up.
-    static let expiryTimerSlack: UInt64 = 1_000_000_000
-
     /// Takes the expiries and routers of a pass's answers, then sets the timer and the groups.
     func noteExpiries(_ answers: [RouteQuestion: RouteAnswer]) {
         if subscribers.isEmpty {
@@ -39,24 +38,23 @@ extension NetlinkEngine {
     /// Sets the timer to the book's next due moment, and the event socket's groups to what the book watches.
     func updateExpiryWatch() {
         let due = expiry.book.nextDue
-        if let timer = expiry.timer {
-            let standing = due.map { timer.deadline <= $0 && $0 - timer.deadline < Self.expiryTimerSlack } ?? false
-            if !standing {
-                waiter?.cancel(timer.token)
-                expiry.timer = nil
-            }
+        // Moved only when the due moment did (a refresh seen, a new expiry): each move pokes the waiter.
+        if let timer = expiry.timer, timer.deadline != due {
+            waiter?.cancel(timer.token)
+            expiry.timer = nil
         }
         if expiry.timer == nil, let due, let waiter {
             let token = waiter.schedule(at: DispatchTime(uptimeNanoseconds: due)) { [weak self] in self?.expiryDue() }
             expiry.timer = (token, due)
         }
-        let routers = expiry.book.routerNeighbours
         let refreshing = !expiry.book.refreshes.isEmpty
-        if routers != expiry.watchedRouters || refreshing != expiry.watchingRefresh, let sockets {
-            sockets.events.watch(routers: routers, refreshing: refreshing)
-            expiry.watchedRouters = routers
-            expiry.watchingRefresh = refreshing
-        }
+        guard expiry.book.routersVersion != expiry.routersVersion || refreshing != expiry.watchingRefresh,
+              let sockets else { return }
+        let routers = expiry.book.routerNeighbours
+        sockets.events.watch(routers: routers, refreshing: refreshing)
+        expiry.watchedRouters = routers
+        expiry.routersVersion = expiry.book.routersVersion
+        expiry.watchingRefresh = refreshing
     }
 
     /// The timer's moment has come (on the queue, from the waiter): asks again what expired or

@@ -6,7 +6,7 @@ final class ExpiryBookTests: XCTestCase {
     private let second: UInt64 = 1_000_000_000
     private let question = RouteQuestion.defaultRoute(.ipv6)
 
-    private func route(via gateway: String? = "fe80::1", interface: Int = 2, expiresIn: Duration? = nil) -> RouteAnswer {
+    func route(via gateway: String? = "fe80::1", interface: Int = 2, expiresIn: Duration? = nil) -> RouteAnswer {
         .route(RouteEntry(type: .unicast, table: 254, prefixLength: 0, outputInterface: interface,
                           gateways: gateway.map { [Fixture.ip($0)] } ?? [], preferredSource: nil, isLinkDown: false,
                           expiresIn: expiresIn))
@@ -57,5 +57,17 @@ final class ExpiryBookTests: XCTestCase {
         book.note(question, route(via: "fe80::a"), now: 0)
         book.keepOnly([])
         XCTAssertTrue(book.isEmpty, "nothing kept for questions no monitor asks")
+    }
+}
+
+extension ExpiryBookTests {
+    func testTheSameExpiryReadAgain_keepsItsDeadline() {
+        var book = ExpiryBook()
+        let question = RouteQuestion.defaultRoute(.ipv6)
+        book.note(question, route(expiresIn: .seconds(4)), now: 0)
+        let first = book.nextDue
+        // 1 s later the kernel says 2.99 s left: its ticks truncate, the deadline is the same.
+        book.note(question, route(expiresIn: .milliseconds(2990)), now: 1_000_000_000)
+        XCTAssertEqual(book.nextDue, first, "a tick's truncation does not move the timer")
     }
 }
