@@ -30,7 +30,8 @@ cleanup() {
     [ -n "$MONITOR" ] && kill "$MONITOR" 2>/dev/null || true
     ip netns del "$C" 2>/dev/null || true; ip netns del "$R" 2>/dev/null || true
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 setup() {
     cleanup; WATCH=; MONITOR=

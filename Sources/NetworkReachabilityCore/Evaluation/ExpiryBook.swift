@@ -56,7 +56,9 @@ struct ExpiryBook {
     ///
     /// An expiry sets the deadline (a refresh before it moves it: every answer brings its own)
     /// and ends a refresh watch: the route is back. An answer without expiry clears the deadline;
-    /// the watch stands, since an expired route that is refreshed can still take the answer back.
+    /// when that deadline had passed, the route expired (whichever pass asked first: the timer's
+    /// or one for a kernel event) and a refresh watch starts. A watch stands until its route is
+    /// back, since an expired route that is refreshed can still take the answer back.
     mutating func note(_ question: RouteQuestion, _ answer: RouteAnswer, now: UInt64) {
         if case .route(let entry) = answer, let expiry = entry.expiresIn {
             let deadline = now &+ Self.nanoseconds(expiry) &+ Self.margin
@@ -64,8 +66,9 @@ struct ExpiryBook {
             let known = deadlines[question] ?? 0
             if max(known, deadline) - min(known, deadline) >= Self.jitter { deadlines[question] = deadline }
             refreshes[question] = nil
-        } else {
+        } else if let known = deadlines[question] {
             deadlines[question] = nil
+            if now &+ Self.margin >= known { startRefreshWatch(question, now: now) }
         }
         guard question.family == .ipv6 else { return }
         switch answer {
@@ -85,12 +88,11 @@ struct ExpiryBook {
         }
     }
 
-    /// The questions whose deadline or refresh time has come by `now`. Deadlines are removed
-    /// (the answer asked again sets the next); refresh times move on along the schedule, and a
-    /// watch past `refreshWindow` ends.
+    /// The questions whose deadline or refresh time has come by `now`. Deadlines stay until the
+    /// answer asked again replaces them (`note`) or `settle` drops them; refresh times move on
+    /// along the schedule, and a watch past `refreshWindow` ends.
     mutating func takeDue(now: UInt64) -> (expired: [RouteQuestion], refreshing: [RouteQuestion]) {
         let expired = deadlines.filter { $0.value <= now }.map(\.key)
-        for question in expired { deadlines[question] = nil }
         var refreshing: [RouteQuestion] = []
         for (question, watch) in refreshes where watch.next <= now {
             refreshing.append(question)
@@ -104,11 +106,19 @@ struct ExpiryBook {
         return (expired, refreshing)
     }
 
-    /// `question` was asked again because its route expired, and its answer carried no expiry:
-    /// the route may be refreshed in place until it is collected, so it is asked again on a schedule.
+    /// The route of `question` expired and its answer carries no expiry: the route may be
+    /// refreshed in place until it is collected, so it is asked again on a schedule.
     mutating func startRefreshWatch(_ question: RouteQuestion, now: UInt64) {
         guard deadlines[question] == nil, refreshes[question] == nil else { return }
         refreshes[question] = (since: now, next: now + Self.refreshInterval(after: 0))
+    }
+
+    /// Drops the deadlines of `expired` that no fresh answer replaced (no monitor asks them any
+    /// more), so a passed deadline never wakes the timer again.
+    mutating func settle(_ expired: [RouteQuestion], now: UInt64) {
+        for question in expired where deadlines[question].map({ $0 <= now }) ?? false {
+            deadlines[question] = nil
+        }
     }
 
     /// Every question being watched for a refresh: asked at once when a message hints at one.

@@ -63,11 +63,11 @@ extension NetlinkEngine {
         dispatchPrecondition(condition: .onQueue(queue))
         expiry.timer = nil
         guard sockets != nil else { return }
-        let (expired, refreshing) = expiry.book.takeDue(now: DispatchTime.now().uptimeNanoseconds)
-        let held = askAgain(Set(expired).union(refreshing))
-        // An answer that lost its route to the expiry may get it back silently: watch it.
         let now = DispatchTime.now().uptimeNanoseconds
-        for question in expired where held.contains(question) { expiry.book.startRefreshWatch(question, now: now) }
+        let (expired, refreshing) = expiry.book.takeDue(now: now)
+        // The fresh answers replace the deadlines, and start a refresh watch where the route is gone.
+        askAgain(Set(expired).union(refreshing))
+        expiry.book.settle(expired, now: now)
         updateExpiryWatch()
     }
 
@@ -83,10 +83,9 @@ extension NetlinkEngine {
     }
 
     /// Re-evaluates the monitors whose targets ask any of `questions`, and forgets what no
-    /// monitor asks any more. - Returns: the questions monitors ask.
-    @discardableResult
-    private func askAgain(_ questions: Set<RouteQuestion>) -> Set<RouteQuestion> {
-        guard !questions.isEmpty else { return [] }
+    /// monitor asks any more.
+    private func askAgain(_ questions: Set<RouteQuestion>) {
+        guard !questions.isEmpty else { return }
         var held = Set<RouteQuestion>()
         var cores: [MonitorCore] = []
         for core in subscribers.values {
@@ -100,9 +99,8 @@ extension NetlinkEngine {
             held.formUnion(questions.filter { if case .defaultRoute(_, let interface) = $0 { interface != nil } else { false } })
         }
         expiry.book.keepOnly(held)
-        guard !cores.isEmpty else { return held }
+        guard !cores.isEmpty else { return }
         counters.silentStateLooks += 1
         deliver(to: cores)
-        return held
     }
 }

@@ -20,7 +20,26 @@ final class ExpiryBookTests: XCTestCase {
         XCTAssertEqual(book.nextDue, 6 * second + ExpiryBook.margin, "every answer brings its own expiry")
         XCTAssertEqual(book.takeDue(now: 5 * second).expired, [], "not due before the refreshed expiry")
         XCTAssertEqual(book.takeDue(now: 7 * second).expired, [question])
-        XCTAssertNil(book.nextDue, "taken: the answer asked again sets the next")
+        book.note(question, .failure(errno: ENETUNREACH), now: 7 * second)
+        XCTAssertEqual(book.nextDue, 8 * second, "the route expired: asked again a second later for a refresh")
+        XCTAssertEqual(book.refreshes.count, 1)
+    }
+
+    func testARouteDeletedBeforeItsExpiry_isNotWatched() {
+        var book = ExpiryBook()
+        book.note(question, route(expiresIn: .seconds(30)), now: 0)
+        book.note(question, .failure(errno: ENETUNREACH), now: 2 * second)
+        XCTAssertTrue(book.isEmpty == false && book.refreshes.isEmpty && book.nextDue == nil,
+                      "deleted with a message (lifetime 0): nothing to watch")
+    }
+
+    func testAQuestionNoMonitorAsksAnyMore_doesNotWakeTheTimerAgain() {
+        var book = ExpiryBook()
+        book.note(question, route(expiresIn: .seconds(1)), now: 0)
+        let expired = book.takeDue(now: 2 * second).expired
+        book.keepOnly([])
+        book.settle(expired, now: 2 * second)
+        XCTAssertNil(book.nextDue)
     }
 
     func testAnAnswerThatLostItsRoute_isWatchedOnABoundedSchedule_untilItsRouteIsBack() {
