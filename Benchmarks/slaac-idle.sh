@@ -74,10 +74,11 @@ window() {
     first=$(grep -o 'poll(\[{fd=[0-9]*, events=POLLIN}, {fd=[0-9]*' "$TRACE" | head -1 | grep -o 'fd=[0-9]*' | head -1 | cut -d= -f2)
     pipe=$(grep -o 'poll(\[{fd=[0-9]*, events=POLLIN}, {fd=[0-9]*' "$TRACE" | head -1 | grep -o 'fd=[0-9]*' | tail -1 | cut -d= -f2)
     read -r socket timer poked < <(causes "$first" "$pipe")
-    local messages; messages=$(grep -c -v '^\[' /tmp/nrx-slaac-$$-monitor.txt || true)
+    # `ip monitor all` starts each message with its kind: [ROUTE], [ADDR], [NEIGH], ...
+    local messages; messages=$(grep -o '^\[[A-Z]*\]' /tmp/nrx-slaac-$$-monitor.txt | sort | uniq -c | awk '{printf "%s%s %d", sep, $2, $1; sep=", "}')
     local records; records=$(($(wc -l < /tmp/nrx-slaac-$$-watch.txt) - 1))
-    printf '%-7s %4d s  waiter wake-ups: event socket %3d, timer %3d, wake pipe %3d  kernel messages %3d  records %d\n' \
-        "$name" "$WINDOW" "$socket" "$timer" "$poked" "$messages" "$records"
+    printf '%-7s %4d s  waiter wake-ups: event socket %3d, timer %3d, wake pipe %3d  records %d  kernel messages: %s\n' \
+        "$name" "$WINDOW" "$socket" "$timer" "$poked" "$records" "${messages:-none}"
     kill "$WATCH" "$MONITOR"; wait "$WATCH" "$MONITOR" 2>/dev/null || true; WATCH=; MONITOR=
 }
 

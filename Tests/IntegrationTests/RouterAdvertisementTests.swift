@@ -1,3 +1,4 @@
+@testable import NetworkReachabilityCore
 import Dispatch
 import NetworkReachability
 import XCTest
@@ -15,12 +16,15 @@ final class RouterAdvertisementTests: XCTestCase {
             let sent = try lan.advertise(lifetime: 4)
             try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == router }
             XCTAssertEqual(try lan.kernelRoute().gateway, router, "ip -6 route get agrees while the route lives")
+            let engine = try XCTUnwrap(watched.monitors[0].engine)
+            let looks = engine.currentCounters.silentStateLooks
 
             let told = try watched.waitUntilEach("not reachable once the router's lifetime passed") { $0.path.status == .unsatisfied }
             let kernel = try lan.kernelRoute()
             XCTAssertNil(kernel.gateway, "ip -6 route get refuses once the route expired: \(kernel.line)")
             // The kernel still lists it (its collection, and the only message, come later): nothing announced the expiry.
             XCTAssertTrue(try lan.tableLists(gateway: router), "the expired route is still in the table")
+            XCTAssertGreaterThan(engine.currentCounters.silentStateLooks, looks, "the engine's expiry timer asked again")
             for delivery in told {
                 let late = delivery.at.milliseconds(since: sent.after + .seconds(4))
                 XCTAssertGreaterThanOrEqual(delivery.at.milliseconds(since: sent.before + .seconds(4)), 0, "not told before the expiry")
@@ -102,6 +106,8 @@ final class RouterAdvertisementTests: XCTestCase {
                 $0.path.status == .satisfied && $0.gateway == preferred && $0.path.interface?.name == "c0"
             }
             XCTAssertEqual(try lan.kernelRoute().gateway, preferred, "ip -6 route get picks the preferred router")
+            let engine = try XCTUnwrap(watched.monitors[0].engine)
+            let looks = engine.currentCounters.silentStateLooks
             // The preferred router stops answering; traffic makes the kernel probe it, and fail it.
             try lan.silence(router: 0)
             try lan.sendTraffic()
@@ -111,6 +117,7 @@ final class RouterAdvertisementTests: XCTestCase {
                 $0.path.status == .satisfied && $0.gateway == other && $0.path.interface?.name == "c1"
             }
             XCTAssertEqual(try lan.kernelRoute().gateway, other, "ip -6 route get still picks the other router")
+            XCTAssertGreaterThan(engine.currentCounters.silentStateLooks, looks, "the router's neighbour message asked again")
             for delivery in told {
                 print("router failure told \(delivery.at.milliseconds(since: moved)) ms after ip route get first showed it")
             }

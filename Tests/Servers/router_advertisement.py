@@ -4,7 +4,7 @@ nodes on a link, as a router's daemon would: a raw ICMPv6 socket, hop limit 255,
 source the kernel picks for the interface. For the integration tests of routes that expire.
 
     router_advertisement.py --interface r0 --lifetime 4 [--preference high|medium|low]
-                            [--prefix 2001:db8:1::/64 --prefix-lifetime 3600]
+                            [--prefix 2001:db8:1::/64 --prefix-lifetime 3600] [--rdnss 2001:db8::53]
 
 Run it inside the router's namespace (`ip netns exec`). The interface's link-local address must
 have finished duplicate address detection, or the kernel has no source to send from.
@@ -21,6 +21,7 @@ parser.add_argument("--lifetime", type=int, required=True, help="router lifetime
 parser.add_argument("--preference", choices=PREFERENCES, default="medium")
 parser.add_argument("--prefix", help="a /64 to advertise on-link and for address autoconfiguration (SLAAC)")
 parser.add_argument("--prefix-lifetime", type=int, default=3600, help="its valid and preferred lifetime in seconds")
+parser.add_argument("--rdnss", help="a recursive DNS server (RFC 8106): the kernel hands the option to user space")
 arguments = parser.parse_args()
 
 with open(f"/sys/class/net/{arguments.interface}/address") as handle:
@@ -37,6 +38,10 @@ if arguments.prefix:
     # Prefix information option: on-link (L) and autonomous (A) flags, valid and preferred lifetimes.
     message += struct.pack("!BBBBII4x", 3, 4, int(length), 0xC0, arguments.prefix_lifetime, arguments.prefix_lifetime)
     message += socket.inet_pton(socket.AF_INET6, address)
+
+if arguments.rdnss:
+    # RDNSS option: type 25, length 3 (units of 8 bytes), 2 reserved bytes, lifetime, one address.
+    message += struct.pack("!BBHI", 25, 3, 0, 600) + socket.inet_pton(socket.AF_INET6, arguments.rdnss)
 
 sender = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
 sender.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, 255)

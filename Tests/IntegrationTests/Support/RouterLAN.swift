@@ -28,10 +28,13 @@ struct RouterLAN {
     /// Sends one Router Advertisement from router `router` with `lifetime` seconds and RFC 4191's
     /// `preference` (high, medium, low).
     @discardableResult
-    func advertise(from router: Int = 0, lifetime: Int, preference: String = "medium") throws -> Sent {
+    /// With `dnsServer`, the advertisement carries an RDNSS option, which the kernel hands to user
+    /// space with `RTM_NEWNDUSEROPT`.
+    func advertise(from router: Int = 0, lifetime: Int, preference: String = "medium", dnsServer: String? = nil) throws -> Sent {
         let before = DispatchTime.now()
-        let output = try runCommand(ipExecutable, ["netns", "exec", routers[router].name, pythonExecutable!, Self.script,
-                                                   "--interface", "r0", "--lifetime", String(lifetime), "--preference", preference])
+        let options = ["--interface", "r0", "--lifetime", String(lifetime), "--preference", preference]
+            + (dnsServer.map { ["--rdnss", $0] } ?? [])
+        let output = try runCommand(ipExecutable, ["netns", "exec", routers[router].name, pythonExecutable!, Self.script] + options)
         guard output.status == 0 else {
             throw CommandFailure(commandLine: "router_advertisement.py in \(routers[router].name)", status: output.status,
                                  standardError: output.standardError)
