@@ -26,11 +26,9 @@ final class RouterAdvertisementCostTests: XCTestCase {
     }
 
     func testNeighbourChurnOfTheLAN_costsNoPass() throws {
-        try withRouterLAN { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN { lan, watched in
             try lan.advertise(lifetime: 300)
-            try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == lan.gateways[0] }
+            try watched.waitUntilReachable(via: lan.gateways[0])
             let engine = try XCTUnwrap(watched.monitors[0].engine)
             XCTAssertEqual(engine.queue.sync { engine.expiry.watchedRouters.count }, 1, "the router's neighbour entry is watched")
             let before = engine.currentCounters

@@ -7,18 +7,16 @@ import XCTest
 /// carries a DNS server.
 final class RouterAdvertisementHintTests: XCTestCase {
     func testRefreshAfterExpiry_withUserOptions_isToldAtOnce() throws {
-        try withRouterLAN { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN { lan, watched in
             let router = lan.gateways[0]
             try lan.advertise(lifetime: 2, dnsServer: "2001:db8::53")
-            try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == router }
-            let expired = try watched.waitUntilEach("not reachable once the lifetime passed") { $0.path.status == .unsatisfied }
+            try watched.waitUntilReachable(via: router)
+            let expired = try watched.waitUntilUnreachable("not reachable once the lifetime passed")
             // Between two of the watch's looks (1 s apart from the expiry): only the hint can tell it sooner.
             pause(until: expired[0].at + .milliseconds(1300))
             XCTAssertTrue(try lan.tableLists(gateway: router), "the expired route is still in the table")
             let again = try lan.advertise(lifetime: 60, dnsServer: "2001:db8::53")
-            let told = try watched.waitUntilEach("reachable again") { $0.path.status == .satisfied && $0.gateway == router }
+            let told = try watched.waitUntilReachable(via: router, "reachable again")
             XCTAssertEqual(try lan.kernelRoute().gateway, router, "ip -6 route get routes via the router again")
             for delivery in told {
                 let delay = delivery.at.milliseconds(since: again.after)

@@ -9,17 +9,15 @@ import XCTest
 /// covers) with `ip -6 route get` at that moment.
 final class RouterAdvertisementTests: XCTestCase {
     func testExpiry_isToldWithinASecond_thoughNoMessageComes() throws {
-        try withRouterLAN { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN { lan, watched in
             let router = lan.gateways[0]
             let sent = try lan.advertise(lifetime: 4)
-            try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == router }
+            try watched.waitUntilReachable(via: router)
             XCTAssertEqual(try lan.kernelRoute().gateway, router, "ip -6 route get agrees while the route lives")
             let engine = try XCTUnwrap(watched.monitors[0].engine)
             let looks = engine.currentCounters.silentStateLooks
 
-            let told = try watched.waitUntilEach("not reachable once the router's lifetime passed") { $0.path.status == .unsatisfied }
+            let told = try watched.waitUntilUnreachable("not reachable once the router's lifetime passed")
             let kernel = try lan.kernelRoute()
             XCTAssertNil(kernel.gateway, "ip -6 route get refuses once the route expired: \(kernel.line)")
             // The kernel still lists it (its collection, and the only message, come later): nothing announced the expiry.
@@ -35,12 +33,10 @@ final class RouterAdvertisementTests: XCTestCase {
     }
 
     func testRefreshBeforeExpiry_movesTheExpiry() throws {
-        try withRouterLAN { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN { lan, watched in
             let router = lan.gateways[0]
             let first = try lan.advertise(lifetime: 4)
-            try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == router }
+            try watched.waitUntilReachable(via: router)
             pause(until: first.before + .seconds(2))
             let refresh = try lan.advertise(lifetime: 4)
             pause(until: first.after + .milliseconds(4500))
@@ -48,7 +44,7 @@ final class RouterAdvertisementTests: XCTestCase {
             XCTAssertEqual(try lan.kernelRoute().gateway, router, "ip -6 route get still routes via the router")
             XCTAssertEqual(watched.delivered(after: first.after).filter { $0.path.status != .satisfied }.map(\.path), [],
                            "no false 'not reachable' at the first expiry")
-            let told = try watched.waitUntilEach("not reachable once the refreshed lifetime passed") { $0.path.status == .unsatisfied }
+            let told = try watched.waitUntilUnreachable("not reachable once the refreshed lifetime passed")
             XCTAssertNil(try lan.kernelRoute().gateway, "ip -6 route get refuses")
             for delivery in told {
                 XCTAssertGreaterThanOrEqual(delivery.at.milliseconds(since: refresh.before + .seconds(4)), 0, "not told before the refreshed expiry")
@@ -58,17 +54,15 @@ final class RouterAdvertisementTests: XCTestCase {
     }
 
     func testAdvertisementAfterExpiry_refreshesInPlace_andIsToldWithinSeconds() throws {
-        try withRouterLAN { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN { lan, watched in
             let router = lan.gateways[0]
             try lan.advertise(lifetime: 2)
-            try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == router }
-            try watched.waitUntilEach("not reachable once the lifetime passed") { $0.path.status == .unsatisfied }
+            try watched.waitUntilReachable(via: router)
+            try watched.waitUntilUnreachable("not reachable once the lifetime passed")
             // Expired, not collected: the next advertisement refreshes it in place, with no message.
             XCTAssertTrue(try lan.tableLists(gateway: router), "the expired route is still in the table")
             let again = try lan.advertise(lifetime: 60)
-            let told = try watched.waitUntilEach("reachable again") { $0.path.status == .satisfied && $0.gateway == router }
+            let told = try watched.waitUntilReachable(via: router, "reachable again")
             XCTAssertEqual(try lan.kernelRoute().gateway, router, "ip -6 route get routes via the router again")
             for delivery in told {
                 let delay = delivery.at.milliseconds(since: again.after)
@@ -79,14 +73,12 @@ final class RouterAdvertisementTests: XCTestCase {
     }
 
     func testLifetimeZero_isNotReachableAtOnce() throws {
-        try withRouterLAN { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN { lan, watched in
             let router = lan.gateways[0]
             try lan.advertise(lifetime: 300)
-            try watched.waitUntilEach("reachable via the router") { $0.path.status == .satisfied && $0.gateway == router }
+            try watched.waitUntilReachable(via: router)
             let withdrawn = try lan.advertise(lifetime: 0)
-            let told = try watched.waitUntilEach("not reachable") { $0.path.status == .unsatisfied }
+            let told = try watched.waitUntilUnreachable("not reachable")
             XCTAssertNil(try lan.kernelRoute().gateway, "ip -6 route get refuses")
             XCTAssertFalse(try lan.tableLists(gateway: router), "a lifetime of 0 deletes the route")
             for delivery in told {
@@ -96,9 +88,7 @@ final class RouterAdvertisementTests: XCTestCase {
     }
 
     func testPreferredRouterFailing_movesThePathToTheOther() throws {
-        try withRouterLAN(routers: 2) { lan in
-            let watched = try RouterLANMonitors(lan)
-            defer { watched.stop() }
+        try withWatchedRouterLAN(routers: 2) { lan, watched in
             let (preferred, other) = (lan.gateways[0], lan.gateways[1])
             try lan.advertise(from: 0, lifetime: 300, preference: "high")
             try lan.advertise(from: 1, lifetime: 300, preference: "low")

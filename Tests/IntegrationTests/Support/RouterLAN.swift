@@ -104,6 +104,16 @@ func withRouterLAN(routers count: Int = 1, function: String = #function, _ body:
     }
 }
 
+/// `withRouterLAN`, with a `RouterLANMonitors` of its client scheduled, unscheduled afterwards.
+func withWatchedRouterLAN(routers count: Int = 1, function: String = #function,
+                          _ body: (RouterLAN, RouterLANMonitors) throws -> Void) throws {
+    try withRouterLAN(routers: count, function: function) { lan in
+        let watched = try RouterLANMonitors(lan)
+        defer { watched.stop() }
+        try body(lan, watched)
+    }
+}
+
 /// Waits until `device` in `namespace` has a link-local address that is no longer tentative. - Returns: it.
 private func waitForLinkLocal(in namespace: Namespace, on device: String) throws -> String {
     var address = ""
@@ -163,6 +173,19 @@ final class RouterLANMonitors {
                   let last = recorder.all.last else { throw TimedOut(what: what) }
             return last
         }
+    }
+
+    /// Waits until every monitor's path is satisfied through `gateway`. - Returns: those deliveries.
+    @discardableResult
+    func waitUntilReachable(via gateway: String, _ what: String = "reachable via the router",
+                            file: StaticString = #filePath, line: UInt = #line) throws -> [StampedPath] {
+        try waitUntilEach(what, file: file, line: line) { $0.path.status == .satisfied && $0.gateway == gateway }
+    }
+
+    /// Waits until no monitor's path is satisfied. - Returns: those deliveries.
+    @discardableResult
+    func waitUntilUnreachable(_ what: String, file: StaticString = #filePath, line: UInt = #line) throws -> [StampedPath] {
+        try waitUntilEach(what, file: file, line: line) { $0.path.status == .unsatisfied }
     }
 
     /// Every delivery after `start`, of every monitor.
