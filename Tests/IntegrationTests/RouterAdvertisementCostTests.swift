@@ -22,6 +22,7 @@ final class RouterAdvertisementCostTests: XCTestCase {
             XCTAssertEqual(state.watchedRouters, [], "the neighbour group is not joined")
             XCTAssertFalse(state.watchingRefresh, "the ND user-option group is not joined")
             XCTAssertEqual(engine.currentCounters.silentStateLooks, 0)
+            XCTAssertEqual(try ns.engineEventSocket().groups & (1 << 2), 0, "the kernel lists no RTNLGRP_NEIGH membership")
         }
     }
 
