@@ -20,7 +20,8 @@ package struct EvaluationPass {
     /// Whether the preference must be asked: two or more available links, and none known.
     package let needsPreference: Bool
     private let links: [LinkState]
-    private var answers: [RouteQuestion: RouteAnswer] = [:]
+    /// The kernel's answers of the pass (their routes' expiries are kept by the engine).
+    package private(set) var answers: [RouteQuestion: RouteAnswer] = [:]
     private var sharedPaths: [PathSharingKey: NetworkPath] = [:]
     /// One ordered list for the pass; each path moves its own interface to the front.
     private var available: [NetworkInterface] = []

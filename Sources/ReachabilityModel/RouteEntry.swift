@@ -12,8 +12,11 @@ package struct RouteEntry: Sendable, Hashable {
     package var isLinkDown: Bool
     /// The route's metric (`RTA_PRIORITY`); lower is preferred.
     package var metric: UInt32 = 0
+    /// How long the route had left when the kernel answered (`RTA_CACHEINFO`'s `rta_expires`:
+    /// IPv6 routes learnt from Router Advertisements); nil for a route that does not expire.
+    package var expiresIn: Duration? = nil
 
-    package init(type: RouteType, table: UInt32, prefixLength: Int, outputInterface: Int? = nil, gateways: [IPAddress], preferredSource: IPAddress? = nil, isLinkDown: Bool, metric: UInt32 = 0) {
+    package init(type: RouteType, table: UInt32, prefixLength: Int, outputInterface: Int? = nil, gateways: [IPAddress], preferredSource: IPAddress? = nil, isLinkDown: Bool, metric: UInt32 = 0, expiresIn: Duration? = nil) {
         self.type = type
         self.table = table
         self.prefixLength = prefixLength
@@ -22,5 +25,6 @@ package struct RouteEntry: Sendable, Hashable {
         self.preferredSource = preferredSource
         self.isLinkDown = isLinkDown
         self.metric = metric
+        self.expiresIn = expiresIn
     }
 }

@@ -31,7 +31,12 @@ package struct DrainResult: Sendable, Equatable {
     /// Messages from the kernel, read.
     package var messages = 0
 
-    package var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun }
+    /// Watched routers whose neighbour state moved (`NeighbourFilter`), and whether an RA's user
+    /// options arrived: hints that an answer moved without a route message.
+    package var movedRouters: Set<RouterNeighbour> = []
+    package var userOptions = false
+
+    package var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun || !movedRouters.isEmpty || userOptions }
 
     package init() {}
 
@@ -45,6 +50,8 @@ package struct DrainResult: Sendable, Equatable {
         overrun = overrun || later.overrun
         forgedDropped += later.forgedDropped
         messages += later.messages
+        movedRouters.formUnion(later.movedRouters)
+        userOptions = userOptions || later.userOptions
     }
 }
 
@@ -75,6 +82,7 @@ private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePref
 private final class CallbackInbox {
     var result = DrainResult()
     let captivePortals = CaptivePortalAnnouncements()
+    var neighbours = NeighbourFilter()
 }
 
 /// The engine's event socket: libnl's cache manager holding links and addresses, on a socket the
@@ -151,8 +159,17 @@ package final class KernelEventSocket {
                 inbox.result.routesChanged = true
                 inbox.result.routeMessages += 1
                 inbox.result.routeChanges.isBroad = true
+            case Int32(RTM_NEWNEIGH), Int32(RTM_DELNEIGH):
+                // No cache takes them: the manager skips a type none of its caches handles.
+                let payload = UnsafeRawBufferPointer(start: nlmsg_data(header), count: Int(nlmsg_datalen(header)))
+                let deletion = Int32(header.pointee.nlmsg_type) == Int32(RTM_DELNEIGH)
+                if let router = inbox.neighbours.moved(isDeletion: deletion, payload: payload) {
+                    inbox.result.movedRouters.insert(router)
+                }
             case Int32(RTM_NEWNDUSEROPT):
-                // A Router Advertisement's options; libnl has no cache for them.
+                // A Router Advertisement's options; libnl has no cache for them. They carry the
+                // captive-portal API, and hint that a router refreshed routes without a message.
+                inbox.result.userOptions = true
                 if inbox.captivePortals.note(header) { inbox.result.linksOrAddressesChanged = true }
                 return Int32(NL_SKIP.rawValue)
             default:
@@ -241,6 +258,19 @@ package final class KernelEventSocket {
             break
         }
         return inbox.result
+    }
+
+    /// Joins the neighbour group while `routers` is not empty and the ND user-option group while
+    /// `refreshing`, and leaves them otherwise: no wake-up for a neighbour or an RA while no
+    /// answer depends on one. Neighbour messages of other hosts are dropped unread.
+    package func watch(routers: Set<RouterNeighbour>) {
+        inbox.neighbours.watch(routers)
+        // RTNLGRP_ND_USEROPT stays joined from the start: it also carries the captive-portal API.
+        let wanted = !routers.isEmpty
+        guard inbox.neighbours.joinedNeighbours != wanted else { return }
+        let group = Int32(RTNLGRP_NEIGH.rawValue)
+        let code = wanted ? nl_socket_add_membership(socket, group) : nl_socket_drop_membership(socket, group)
+        if code == 0 { inbox.neighbours.joinedNeighbours = wanted }
     }
 
     /// Rebuilds both caches from fresh dumps on `dumpSocket` (one that joined no group).

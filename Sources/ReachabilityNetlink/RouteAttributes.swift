@@ -39,6 +39,8 @@ package struct RouteAttributes {
     package var newDestination: Range<Int>?
     package var encapType: Range<Int>?
     package var encap: Range<Int>?
+    /// `struct rta_cacheinfo`: where the route's remaining lifetime is.
+    package var cacheInfo: Range<Int>?
 
     /// The least data length libnl 3.7's `route_policy` accepts for an attribute type: shorter
     /// makes `nla_parse` fail, and with it the whole message. RTA_VIA is not in that policy, but
@@ -80,6 +82,7 @@ package struct RouteAttributes {
             case Kind.newDestination: newDestination = data
             case Kind.encapType: encapType = data
             case Kind.encap: encap = data
+            case Kind.cacheInfo: cacheInfo = data
             default: break
             }
             offset += RouteMessageParser.align(length)

@@ -61,6 +61,7 @@ package enum RouteMessageParser {
             isLinkDown: false,
             metric: attributes.priority.flatMap { u32(payload, $0) } ?? 0
         )
+        entry.expiresIn = attributes.cacheInfo.flatMap { expiry(payload, $0) }
 
         var first: Nexthop?
         if let multipath = attributes.multipath {

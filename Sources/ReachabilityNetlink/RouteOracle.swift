@@ -34,7 +34,8 @@ package struct RouteOracle {
             if case .destination(let request) = question { destinations.append((position, request)) }
         }
         if destinations.count > 1 {
-            for (destination, answer) in zip(destinations, socket.lookup(destinations.map(\.request))) {
+            let requests = destinations.map(\.request)
+            for (destination, answer) in zip(destinations, withExpiries(socket.lookup(requests), for: requests)) {
                 found[destination.position] = answer
             }
         }
@@ -44,7 +45,7 @@ package struct RouteOracle {
     package func answer(_ question: RouteQuestion) -> RouteAnswer {
         switch question {
         case .destination(let request):
-            return socket.lookup(request)
+            return withExpiry(socket.lookup(request), for: request)
         case .defaultRoute(let family, let outputInterface):
             return defaultRoute(family, outputInterface: outputInterface)
         }
@@ -89,6 +90,7 @@ package struct RouteOracle {
         entry.prefixLength = 0
         entry.isLinkDown = entry.isLinkDown || fibEntry.isLinkDown
         entry.metric = fibEntry.metric
+        entry.expiresIn = fibEntry.expiresIn
         return .route(entry)
     }
 

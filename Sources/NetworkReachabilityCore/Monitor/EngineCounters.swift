@@ -17,4 +17,6 @@ struct EngineCounters: Sendable, Equatable {
     var scopedReevaluations = 0
     /// Passes made shortly after a deletion, which the kernel announces before finishing it.
     var secondLooks = 0
+    /// Passes made where the kernel sent no message: a route's expiry, a refresh watch, a router's neighbour state.
+    var silentStateLooks = 0
 }

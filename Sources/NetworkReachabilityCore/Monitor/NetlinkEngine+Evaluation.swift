@@ -110,5 +110,6 @@ extension NetlinkEngine {
                 }
             }
         }
+        noteExpiries(pass.answers)
     }
 }

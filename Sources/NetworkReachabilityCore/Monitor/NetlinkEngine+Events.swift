@@ -47,6 +47,7 @@ extension NetlinkEngine {
         pending = nil
         let result = change.drained
         if result.overrun { scheduleResync() }
+        if !result.movedRouters.isEmpty || result.userOptions { silentStateHinted(routers: result.movedRouters) }
         let links = LinkChanges(from: change.base, to: snapshot)
         var changes = result.routeChanges
         guard !links.isEmpty || !changes.isEmpty else { return }

@@ -14,8 +14,8 @@ import Logging
 /// and rule groups as a wake-up) and the lookup socket, waits for the event socket on a thread of
 /// its own (`EventWaiter`), and on readable drains the socket on its serial queue, then
 /// re-evaluates what the events can have moved. Targets with the same question share one lookup.
-/// No polling: the only deferred work is the second look after a deletion and a rate-limited
-/// resync after an overrun.
+/// No polling: the only deferred work is the second look after a deletion, a rate-limited resync
+/// after an overrun, and what the kernel does not announce (a route's expiry, `+Expiry`).
 ///
 /// When the namespace goes away (`ip netns del`, or the process of a `/proc/PID/ns/net` exits)
 /// the engine closes its sockets, reports `namespaceUnavailable` to every monitor, and leaves the
@@ -67,6 +67,8 @@ final class NetlinkEngine: @unchecked Sendable {
     var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
     var secondLook: SecondLook?
+    /// Answers that stop being true without a message, and the timer that asks again (`+Expiry`).
+    var expiry = ExpiryState()
     var counters = EngineCounters() {
         didSet { metrics?.publish(from: oldValue, to: counters) }
     }

@@ -1,0 +1,110 @@
+import ReachabilityEvaluation
+import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilitySystem
+import Dispatch
+
+/// The engine's part in answers that stop being true without a kernel message.
+struct ExpiryState {
+    var book = ExpiryBook()
+    /// The waiter's timer that runs `expiryDue`, and when.
+    var timer: (token: WatchToken, deadline: UInt64)?
+    /// `book.routerNeighbours` and whether a refresh is watched, as last given to the event socket.
+    var watchedRouters: Set<RouterNeighbour> = []
+    /// The `ExpiryBook.routersVersion` that `watchedRouters` was made from.
+    var routersVersion: UInt64 = 0
+    var watchingRefresh = false
+}
+
+/// Truth where the kernel sends no message (semantics.md): a route whose expiry passes (the
+/// lookup skips it at once, its deletion comes with the collection, up to 30 s later), an
+/// expired route refreshed in place by a new Router Advertisement, and an IPv6 router chosen
+/// by its neighbour state. One timer on the waiter's loop, set to the earliest moment the
+/// `ExpiryBook` has due; the neighbour and ND user-option groups are joined only while an
+/// answer can move with them. Nothing runs while no answer held expires or has a router.
+extension NetlinkEngine {
+    /// Takes the expiries and routers of a pass's answers, then sets the timer and the groups.
+    func noteExpiries(_ answers: [RouteQuestion: RouteAnswer]) {
+        if subscribers.isEmpty {
+            // Nobody listens: nothing to keep true.
+            guard !expiry.book.isEmpty || expiry.timer != nil else { return }
+            expiry.book = ExpiryBook()
+        } else {
+            let now = DispatchTime.now().uptimeNanoseconds
+            // IPv4 routes never expire and IPv4 has no router selection by neighbour state.
+            for (question, answer) in answers where question.family == .ipv6 {
+                expiry.book.note(question, answer, now: now)
+            }
+        }
+        updateExpiryWatch()
+    }
+
+    /// Sets the timer to the book's next due moment, and the event socket's groups to what the book watches.
+    func updateExpiryWatch() {
+        let due = expiry.book.nextDue
+        // Moved only when the due moment did (a refresh seen, a new expiry): each move pokes the waiter.
+        if let timer = expiry.timer, timer.deadline != due {
+            waiter?.cancel(timer.token)
+            expiry.timer = nil
+        }
+        if expiry.timer == nil, let due, let waiter {
+            let token = waiter.schedule(at: DispatchTime(uptimeNanoseconds: due)) { [weak self] in self?.expiryDue() }
+            expiry.timer = (token, due)
+        }
+        let refreshing = !expiry.book.refreshes.isEmpty
+        guard expiry.book.routersVersion != expiry.routersVersion || refreshing != expiry.watchingRefresh,
+              let sockets else { return }
+        let routers = expiry.book.routerNeighbours
+        sockets.events.watch(routers: routers)
+        expiry.watchedRouters = routers
+        expiry.routersVersion = expiry.book.routersVersion
+        expiry.watchingRefresh = refreshing
+    }
+
+    /// The timer's moment has come (on the queue, from the waiter): asks again what expired or
+    /// is watched for a refresh.
+    func expiryDue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        expiry.timer = nil
+        guard sockets != nil else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (expired, refreshing) = expiry.book.takeDue(now: now)
+        // The fresh answers replace the deadlines, and start a refresh watch where the route is gone.
+        askAgain(Set(expired).union(refreshing))
+        expiry.book.settle(expired, now: now)
+        updateExpiryWatch()
+    }
+
+    /// A watched router's neighbour state moved, or an RA's user options arrived: asks again the
+    /// answers that router can move, and those watched for a refresh.
+    func silentStateHinted(routers: Set<RouterNeighbour>) {
+        var questions = Set(expiry.book.refreshing)
+        for (question, known) in expiry.book.routers where !known.isDisjoint(with: routers) {
+            questions.insert(question)
+        }
+        askAgain(questions)
+        updateExpiryWatch()
+    }
+
+    /// Re-evaluates the monitors whose targets ask any of `questions`, and forgets what no
+    /// monitor asks any more.
+    private func askAgain(_ questions: Set<RouteQuestion>) {
+        guard !questions.isEmpty else { return }
+        var held = Set<RouteQuestion>()
+        var cores: [MonitorCore] = []
+        for core in subscribers.values {
+            guard let asked = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target)) else { continue }
+            held.formUnion(asked)
+            if asked.contains(where: questions.contains) { cores.append(core) }
+        }
+        // The interfaces' order follows the default routes: asked again with them.
+        if questions.contains(where: { if case .defaultRoute = $0 { true } else { false } }) {
+            routingGeneration &+= 1
+            held.formUnion(questions.filter { if case .defaultRoute(_, let interface) = $0 { interface != nil } else { false } })
+        }
+        expiry.book.keepOnly(held)
+        guard !cores.isEmpty else { return }
+        counters.silentStateLooks += 1
+        publishEvaluations(of: cores)
+    }
+}
