@@ -161,6 +161,15 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.captivePortalAPI }
         set { uniqueStorage().fields.captivePortalAPI = newValue }
     }
+    /// What the network's captive-portal API (``captivePortalAPI``) answered, when the monitor
+    /// fetched it (a ``ConnectivityProbe`` or `PathMonitor.fetchesCaptivePortalAPI` set, an API
+    /// announced): `captive`, the portal's page, what is left of the session. Nil when not fetched,
+    /// or when the API failed or answered garbage (the probe's answer then stands). Its `captive:
+    /// true` makes `connectivity` `portal` with ``portalURL`` the API's `user-portal-url`.
+    public var captivePortal: CaptivePortalStatus? {
+        get { storage.fields.captivePortal }
+        set { uniqueStorage().fields.captivePortal = newValue }
+    }
     /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
     public var connectivitySource: ConnectivitySource? {
         get { storage.fields.connectivitySource }
@@ -198,6 +207,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if let connectivityReason { text += " (\(connectivityReason))" }
         if let portalURL { text += " portal \(portalURL)" }
         if let captivePortalAPI { text += " captive-portal-api \(captivePortalAPI)" }
+        if let captivePortal { text += " (\(captivePortal))" }
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }
         if supportsIPv6 { traits.append("ipv6") }
@@ -240,6 +250,7 @@ extension NetworkPath {
         package var connectivitySource: ConnectivitySource?
         package var connectivityReason: String?
         package var captivePortalAPI: String?
+        package var captivePortal: CaptivePortalStatus?
     }
 
     /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while

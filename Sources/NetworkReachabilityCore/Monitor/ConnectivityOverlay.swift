@@ -107,6 +107,7 @@ struct ConnectivityOverlay {
         path.portalURL = answer?.portalURL
         path.connectivitySource = answer?.source
         path.connectivityReason = satisfied ? answer?.reason : ConnectivityReason.none(path.unsatisfiedReason)
+        path.captivePortal = satisfied ? answer?.captivePortal : nil
         return path
     }
 }
