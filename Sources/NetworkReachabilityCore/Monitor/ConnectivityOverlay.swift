@@ -16,10 +16,13 @@ struct ConnectivityOverlay {
     struct Key: Hashable {
         var interfaceIndex: Int?
         var gateways: [String]
+        /// The network's captive-portal API: a new announcement is asked at once.
+        var captivePortalAPI: String?
 
         init(_ path: NetworkPath) {
             interfaceIndex = path.interface?.index
             gateways = path.gateways.map { "\($0)" }
+            captivePortalAPI = path.captivePortalAPI
         }
     }
 
