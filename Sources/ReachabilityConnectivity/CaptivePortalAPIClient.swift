@@ -38,10 +38,7 @@ package struct CaptivePortalAPIClient {
     }
 
     private func read(over transport: any ProbeTransport) throws(ProbeFailure) -> CaptivePortalStatus {
-        let probe = runner.probe
-        let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability\r\n"
-            + "Accept: \(CaptivePortalAPIAnswer.mediaType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
-        try transport.send(Array(request.utf8))
+        try transport.send(runner.request(accepting: CaptivePortalAPIAnswer.mediaType))
         var buffer: [UInt8] = []
         var open = true
         var head: HTTPResponseHead?

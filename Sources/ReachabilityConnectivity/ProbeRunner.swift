@@ -74,6 +74,12 @@ package struct ProbeRunner {
         return .failure(lastFailure)
     }
 
+    /// The probe's GET: no cookie, no cache, one request a connection.
+    package func request(accepting mediaType: String) -> [UInt8] {
+        Array(("GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
+            + "Accept: \(mediaType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n").utf8)
+    }
+
     /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
     /// left, at least a second (or all of it), so that an address that drops packets silently (an
     /// IPv6 one tried first, on a network without IPv6) leaves time to try the next ones.
@@ -87,9 +93,7 @@ package struct ProbeRunner {
     /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body
     /// up to `bodyBytes` and only when the verdict needs it.
     private func exchange(over connection: any ProbeTransport) throws(ProbeFailure) -> ConnectivityAnswer {
-        let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
-            + "Accept: */*\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
-        try connection.send(Array(request.utf8))
+        try connection.send(request(accepting: "*/*"))
         var buffer: [UInt8] = []
         var open = true
         var head: HTTPResponseHead?

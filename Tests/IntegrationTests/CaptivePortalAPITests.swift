@@ -84,6 +84,26 @@ final class CaptivePortalAPITests: CommandTestCase {
         }
     }
 
+    func testMonitorsOfANamespace_shareOneFetch() throws {
+        try withCaptiveAPILab { api in
+            api.setMode("captive")
+            let watches = try (0..<20).map { _ in
+                let monitor = try api.monitor()
+                monitor.fetchesCaptivePortalAPI = true
+                monitor.captivePortalAPICAFile = api.tls.caFile
+                return ConnectivityWatch(monitor)
+            }
+            defer { watches.forEach { $0.monitor.cancel() } }
+            for watch in watches { watch.paths.wait(until: "satisfied") { $0.last?.status == .satisfied } }
+            try api.announce(CaptiveAPILab.uri, index: try XCTUnwrap(watches[0].paths.all.last?.interface?.index))
+            for watch in watches { watch.wait(for: .portal) }
+            // One fetch answers all; a second at most, when the announcement reached some monitors
+            // after the fetch for the others had started (their path moved: it starts again).
+            XCTAssertLessThanOrEqual(api.requests, 2, "shared, not one per monitor")
+            XCTAssertTrue(watches.allSatisfy { $0.paths.all.last?.captivePortal == Self.captive })
+        }
+    }
+
     func testCommand_checkHasTheKey_watchShowsTheAPIsAnswer_fromARealRA() throws {
         try withCaptiveAPILab { api in
             let ra = try RALab(lab: api.tls.lab)
