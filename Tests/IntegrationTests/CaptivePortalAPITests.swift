@@ -113,7 +113,8 @@ final class CaptivePortalAPITests: CommandTestCase {
             XCTAssertTrue(checked["captivePortal"] is NSNull, "nothing announced, nothing fetched: \(check.stdout)")
 
             api.setMode("captive")
-            let watch = try startReachability(["watch", "--netns", client, "--json", "--portal-api", "--probe-ca", api.tls.caFile])
+            let watch = try startReachability(["watch", "--netns", client, "--json", "--verbose", "--portal-api",
+                                               "--probe-ca", api.tls.caFile])
             defer { watch.terminateIfRunning() }
             _ = watch.stdout.nextLine(before: .now() + Self.deadline)  // the first record: the engine listens
             try ra.sendRA(CaptiveAPILab.uri)
@@ -131,6 +132,15 @@ final class CaptivePortalAPITests: CommandTestCase {
                                               "secondsRemaining", "bytesRemaining"])
             XCTAssertEqual(answer["captive"] as? Bool, true)
             XCTAssertEqual(answer["secondsRemaining"] as? Int, 300)
+
+            // A garbage API announced next: null again, and --verbose says why.
+            api.setMode("garbage")
+            try ra.sendRA("https://probe.nrx.test:8444/v2")
+            var why: String?
+            while why == nil, let line = watch.stderr.nextLine(before: .now() + Self.deadline) {
+                if line.contains("captive-portal API failed") { why = line }
+            }
+            XCTAssertTrue(why?.contains("not the API's JSON") ?? false, why ?? "no log line")
         }
     }
 }

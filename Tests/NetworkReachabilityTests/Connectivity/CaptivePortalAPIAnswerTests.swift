@@ -70,6 +70,14 @@ final class CaptivePortalAPIAnswerTests: XCTestCase {
         XCTAssertEqual(try StrictJSON.parse(Array(" -0.5e+1 ".utf8)).get(), .number(-5))
     }
 
+    func testContentType_mediaTypeLowercasedWithoutParameters_oneOnly() throws {
+        let parsed = HTTPResponseParser.parseHead(Array("HTTP/1.1 200 OK\r\nContent-Type: Application/Captive+JSON ; charset=utf-8\r\n\r\n".utf8))
+        guard case .head(let head) = parsed else { return XCTFail("\(parsed)") }
+        XCTAssertEqual(head.contentType, CaptivePortalAPIAnswer.mediaType)
+        let two = HTTPResponseParser.parseHead(Array("HTTP/1.1 200 OK\r\nContent-Type: a/b\r\nContent-Type: c/d\r\n\r\n".utf8))
+        XCTAssertEqual(two, .malformed("two Content-Type headers"))
+    }
+
     func testCodable_keysOfTheContract() throws {
         let status = CaptivePortalStatus(captive: true, userPortalURL: "https://p/")
         let data = try JSONEncoder().encode(status)
