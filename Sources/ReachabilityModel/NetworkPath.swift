@@ -137,7 +137,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.connectivity }
         set { uniqueStorage().fields.connectivity = newValue }
     }
-    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; else nil.
+    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; when
+    /// the captive-portal API said `captive`: its `user-portal-url`; else nil.
     public var portalURL: String? {
         get { storage.fields.portalURL }
         set { uniqueStorage().fields.portalURL = newValue }
@@ -146,8 +147,10 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// resolved`, `refused`, `reset`, `timed out`, `not HTTP`, `redirect`, `status 200 without the
     /// expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
     /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
-    /// `TLS: timed out`), `no route` (or, for `none`, another reason the path is not satisfied:
-    /// `link down`, `interface down`, ...). Nil when `full` or `unknown`.
+    /// `TLS: timed out`), `no route`, `captive portal API` (the network's API said `captive`), or,
+    /// for `none`, another reason the path is not satisfied (`link down`, `interface down`, ...).
+    /// Nil when `full` or `unknown`, but for `captive portal API failed` (the API, fetched
+    /// without a probe, failed: see ``captivePortal``).
     public var connectivityReason: String? {
         get { storage.fields.connectivityReason }
         set { uniqueStorage().fields.connectivityReason = newValue }
