@@ -47,6 +47,13 @@ final class CaptivePortalAPITests: CommandTestCase {
             XCTAssertEqual(open.connectivity, .full, "\(open)")
             XCTAssertNil(open.portalURL)
             XCTAssertEqual(open.captivePortal, CaptivePortalStatus(captive: false, secondsRemaining: 120))
+
+            api.setMode("garbage")
+            let failed = awaitPath { await watch.monitor.checkConnectivity() }
+            XCTAssertEqual(failed.connectivity, .unknown, "no probe to fall back on: \(failed)")
+            XCTAssertEqual(failed.connectivityReason, "captive portal API failed")
+            XCTAssertNil(failed.captivePortal)
+            XCTAssertNil(failed.portalURL)
         }
     }
 
