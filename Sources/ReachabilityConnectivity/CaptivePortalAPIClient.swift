@@ -33,11 +33,15 @@ package struct CaptivePortalAPIClient {
         }
         switch runner.exchanging(with: addresses, deadline: deadline, { transport, _ throws(ProbeFailure) in try read(over: transport) }) {
         case .failure(.cancelled): return nil
-        case let result: return result
+        case .failure(let failure): return .failure(failure)
+        case .success(let answer): return answer
         }
     }
 
-    private func read(over transport: any ProbeTransport) throws(ProbeFailure) -> CaptivePortalStatus {
+    /// The exchange: a connection that fails throws (the next address gets its turn, as for a
+    /// probe); an answer that is not the API's is returned as a failure, since the server answered
+    /// and asking the next address would only fetch it again.
+    private func read(over transport: any ProbeTransport) throws(ProbeFailure) -> Result<CaptivePortalStatus, ProbeFailure> {
         try transport.send(runner.request(accepting: CaptivePortalAPIAnswer.mediaType))
         var buffer: [UInt8] = []
         var open = true
@@ -46,34 +50,38 @@ package struct CaptivePortalAPIClient {
         while true {
             if head == nil {
                 switch HTTPResponseParser.parseHead(buffer) {
-                case .malformed(let why): throw .failed(why)
+                case .malformed(let why): return .failure(.failed(why))
                 case .head(let parsed):
-                    guard parsed.status == 200 else { throw .failed("status \(parsed.status)") }
+                    guard parsed.status == 200 else { return .failure(.failed("status \(parsed.status)")) }
                     guard parsed.contentType == CaptivePortalAPIAnswer.mediaType else {
-                        throw .failed("content type \(parsed.contentType ?? "none"), not \(CaptivePortalAPIAnswer.mediaType)")
+                        return .failure(.failed("content type \(parsed.contentType ?? "none"), not \(CaptivePortalAPIAnswer.mediaType)"))
                     }
                     if case .contentLength(let length) = parsed.framing, length > bodyCap {
-                        throw .failed("a body of \(length) bytes, over the cap of \(bodyCap)")
+                        return .failure(.failed("a body of \(length) bytes, over the cap of \(bodyCap)"))
                     }
                     head = parsed
                 case .needMore:
-                    guard buffer.count < ProbeLimits.headBytes else { throw .failed("response head longer than \(ProbeLimits.headBytes) bytes") }
-                    guard open else { throw .failed("closed before a full response head") }
+                    guard buffer.count < ProbeLimits.headBytes else {
+                        return .failure(.failed("response head longer than \(ProbeLimits.headBytes) bytes"))
+                    }
+                    guard open else { return .failure(.failed("closed before a full response head")) }
                 }
             }
             if let head {
                 let bodyBytes = buffer[min(head.bodyOffset, buffer.count)...]
                 switch HTTPResponseParser.decodeBody(bodyBytes, framing: head.framing, closed: !open) {
-                case .malformed(let why): throw .failed("body: \(why)")
+                case .malformed(let why): return .failure(.failed("body: \(why)"))
                 case .body(let body, let complete):
                     if complete || !open {
                         switch CaptivePortalAPIAnswer.parse(body) {
-                        case .success(let status): return status
-                        case .failure(let why): throw .failed("not the API's JSON: \(why)")
+                        case .success(let status): return .success(status)
+                        case .failure(let why): return .failure(.failed("not the API's JSON: \(why)"))
                         }
                     }
                     // The framing's own bytes (chunk sizes) count too: a little slack over the body's cap.
-                    guard bodyBytes.count <= bodyCap + 1024 else { throw .failed("a body over the cap of \(bodyCap) bytes") }
+                    guard bodyBytes.count <= bodyCap + 1024 else {
+                        return .failure(.failed("a body over the cap of \(bodyCap) bytes"))
+                    }
                 }
             }
             let cap = (head.map { $0.bodyOffset + bodyCap + 1025 } ?? ProbeLimits.headBytes) - buffer.count

@@ -60,7 +60,9 @@ package struct ProbeRunner {
                 let connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
                                                      signal: signal, deadline: deadline, connectBy: connectBy)
                 do throws(ProbeFailure) {
-                    let transport: any ProbeTransport = probe.kind == .https ? try TLSConnection(over: connection, probe: probe) : connection
+                    // TLS, when asked for, over the connection made as for http://, inside the namespace.
+                    let transport: any ProbeTransport =
+                        probe.kind == .https ? try TLSConnection(over: connection, probe: probe) : connection
                     return .success(try exchange(transport, address))
                 } catch {
                     if case .failed = error { lastFailure = error; continue }
