@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// RFC 8908: the captive-portal API the network announced (here through networkd's link state
@@ -108,6 +109,32 @@ final class CaptivePortalAPITests: CommandTestCase {
             // after the fetch for the others had started (their path moved: it starts again).
             XCTAssertLessThanOrEqual(api.requests, 2, "shared, not one per monitor")
             XCTAssertTrue(watches.allSatisfy { $0.paths.all.last?.captivePortal == Self.captive })
+        }
+    }
+
+    func testOneProber_forAProbe_whetherTheAPIIsAlsoAskedForAlone() throws {
+        try withProbeLab { lab in
+            let probe = try ProbeLab.probe()
+            let plain = try lab.client.generalMonitor(), asking = try lab.client.generalMonitor()
+            let alone = try lab.client.generalMonitor()
+            plain.connectivityProbe = probe
+            asking.connectivityProbe = probe
+            asking.fetchesCaptivePortalAPI = true
+            alone.fetchesCaptivePortalAPI = true
+            XCTAssertTrue(asking.fetchesCaptivePortalAPI)
+            XCTAssertNotNil(plain.core.connectivityProber)
+            XCTAssertTrue(plain.core.connectivityProber === asking.core.connectivityProber, "a probe fetches the API anyway")
+            XCTAssertFalse(alone.core.connectivityProber === plain.core.connectivityProber)
+            XCTAssertNil(alone.connectivityProbe)
+            // A CA set before the opt-in is kept (no prober is made until then).
+            let later = try lab.client.generalMonitor()
+            later.captivePortalAPICAFile = "/nonexistent/ca.pem"
+            XCTAssertNil(later.core.connectivityProber)
+            later.fetchesCaptivePortalAPI = true
+            XCTAssertEqual(later.core.connectivityProber?.configuration.apiRoots, "/nonexistent/ca.pem")
+            later.fetchesCaptivePortalAPI = false
+            XCTAssertNil(later.core.connectivityProber, "nothing asked: no prober")
+            [plain, asking, alone, later].forEach { $0.cancel() }
         }
     }
 

@@ -10,6 +10,14 @@ struct ProberConfiguration: Hashable, Sendable {
     /// `PathMonitor.captivePortalAPICAFile`: the API's roots; nil: the probe's, else the system's.
     var apiCAFile: String?
 
+    /// What decides sharing: with a probe the API is fetched anyway, so a monitor that also asked
+    /// for it alone shares the prober of those that did not.
+    var shared: ProberConfiguration {
+        var shared = self
+        if probe != nil { shared.fetchesAPIAlone = false }
+        return shared
+    }
+
     /// Nothing to probe or fetch: no prober.
     var isEmpty: Bool { probe == nil && !fetchesAPIAlone }
     /// One run's deadline: the probe's, else the default.

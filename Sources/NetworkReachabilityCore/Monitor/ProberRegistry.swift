@@ -23,10 +23,10 @@ enum ProberRegistry {
     /// connectivity stays `unknown`).
     static func prober(for configuration: ProberConfiguration, in namespace: NetworkNamespace) -> ConnectivityProber? {
         guard !configuration.isEmpty, let identity = try? NamespaceEntry.identity(of: namespace) else { return nil }
-        let key = Key(namespace: identity, configuration: configuration)
+        let key = Key(namespace: identity, configuration: configuration.shared)
         return probers.withLock { probers in
             if let prober = probers[key]?.prober { return prober }
-            let prober = ConnectivityProber(configuration: configuration, namespace: namespace)
+            let prober = ConnectivityProber(configuration: configuration.shared, namespace: namespace)
             probers = probers.filter { $0.value.prober != nil }
             probers[key] = WeakProber(prober: prober)
             return prober
