@@ -13,6 +13,8 @@ package struct HTTPResponseHead: Equatable, Sendable {
 
     package var status: Int
     package var location: String?
+    /// The `Content-Type`'s media type, lowercased, without its parameters (the captive-portal API's check).
+    package var contentType: String?
     package var framing: Framing
     /// Where the body starts in the bytes given to the parser.
     package var bodyOffset: Int
@@ -81,6 +83,7 @@ package enum HTTPResponseParser {
         let statusLine = lines.removeFirst()
         guard let status = parseStatusLine(statusLine) else { return .malformed("bad status line") }
         var location: String?
+        var contentType: String?
         var contentLength: Int?
         var chunked = false
         for line in lines {
@@ -97,6 +100,10 @@ package enum HTTPResponseParser {
             case "location":
                 guard location == nil else { return .malformed("two Location headers") }
                 location = String(decoding: value, as: UTF8.self)
+            case "content-type":
+                guard contentType == nil else { return .malformed("two Content-Type headers") }
+                contentType = String(String(decoding: value, as: UTF8.self).lowercased()
+                    .prefix { $0 != ";" }.trimmingSpaces())
             case "content-length":
                 guard value.count <= 18, !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                       let length = Int(String(decoding: value, as: UTF8.self)) else {
@@ -123,7 +130,9 @@ package enum HTTPResponseParser {
         } else {
             framing = .untilClose
         }
-        return .head(HTTPResponseHead(status: status, location: location, framing: framing, bodyOffset: end + 4))
+        var head = HTTPResponseHead(status: status, location: location, framing: framing, bodyOffset: end + 4)
+        head.contentType = contentType
+        return .head(head)
     }
 
     /// Decodes the body bytes received so far (`bytes` starts at the head's `bodyOffset`).

@@ -14,6 +14,14 @@ package enum ProbeFailure: Error, Equatable {
     /// An `https://` probe's TLS failed: `kind` is the reason's word (`certificate expired`), `detail` OpenSSL's.
     case tls(String, detail: String)
 
+    /// What happened, for the log: the address, errno or OpenSSL's words.
+    package var detail: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .timedOut(let why), .failed(let why), .tls(_, detail: let why): why
+        }
+    }
+
     /// Its word for ``NetworkPath/connectivityReason``. A socket call's failure ends with its
     /// errno (`connect to 192.0.2.1: ECONNREFUSED`), which says which word it is; another failure
     /// (no socket could be made) is told as it is.

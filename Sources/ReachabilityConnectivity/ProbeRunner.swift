@@ -21,8 +21,7 @@ package struct ProbeRunner {
         switch resolve(deadline: deadline) {
         case .success(let found): addresses = found
         case .failure(.cancelled): return nil
-        case .failure(.timedOut(let why)), .failure(.failed(let why)), .failure(.tls(_, detail: let why)):
-            return limited(why, reason: ConnectivityReason.nameNotResolved)
+        case .failure(let failure): return limited(failure.detail, reason: ConnectivityReason.nameNotResolved)
         }
         return answer(trying: addresses, deadline: deadline)
     }
@@ -33,38 +32,54 @@ package struct ProbeRunner {
 
     /// Connects to each address in turn until one answers. - Returns: nil when cancelled.
     package func answer(trying addresses: [IPAddress], deadline: ContinuousClock.Instant) -> ConnectivityAnswer? {
-        var lastFailure = ProbeFailure.failed("no address")
-        for (index, address) in addresses.enumerated() {
-            let connection: ProbeConnection
-            do {
-                let connectBy = Self.connectDeadline(from: .now, to: deadline, addressesLeft: addresses.count - index)
-                connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
-                                                 signal: signal, deadline: deadline, connectBy: connectBy)
-            } catch {
-                // A connect that failed or ran out of its share: the next address gets its turn.
-                if case .cancelled = error { return nil }
-                lastFailure = error
-                continue
-            }
+        let result = exchanging(with: addresses, deadline: deadline) { transport, address throws(ProbeFailure) in
             if probe.kind == .tcp {
                 return ConnectivityAnswer(connectivity: .full, source: .probe(probe.url), detail: "connected to \(address)")
             }
-            do {
-                // TLS, when asked for, over the connection made as for http://, inside the namespace.
-                let transport: any ProbeTransport = probe.kind == .https ? try TLSConnection(over: connection, probe: probe) : connection
-                return try exchange(over: transport)
-            } catch {
-                switch error {
-                case .cancelled: return nil
-                case .timedOut(let why), .tls(_, detail: let why): return limited(why, reason: error.reason)
-                case .failed: lastFailure = error
+            return try exchange(over: transport)
+        }
+        switch result {
+        case .success(let answer): return answer
+        case .failure(.cancelled): return nil
+        case .failure(let failure): return limited(failure.detail, reason: failure.reason)
+        }
+    }
+
+    /// Connects to each address in turn (TLS over the connection for `https://`, inside the
+    /// namespace) and runs `exchange` on the first that connects. A connect that fails or runs out
+    /// of its share, or an exchange that fails outright, gives the next address its turn; a
+    /// timeout or a TLS failure ends the run (the time is spent, or the network answered).
+    package func exchanging<Answer>(
+        with addresses: [IPAddress], deadline: ContinuousClock.Instant,
+        _ exchange: (any ProbeTransport, IPAddress) throws(ProbeFailure) -> Answer
+    ) -> Result<Answer, ProbeFailure> {
+        var lastFailure = ProbeFailure.failed("no address")
+        for (index, address) in addresses.enumerated() {
+            do throws(ProbeFailure) {
+                let connectBy = Self.connectDeadline(from: .now, to: deadline, addressesLeft: addresses.count - index)
+                let connection = try ProbeConnection(to: address, port: probe.port, namespace: namespace,
+                                                     signal: signal, deadline: deadline, connectBy: connectBy)
+                do throws(ProbeFailure) {
+                    // TLS, when asked for, over the connection made as for http://, inside the namespace.
+                    let transport: any ProbeTransport =
+                        probe.kind == .https ? try TLSConnection(over: connection, probe: probe) : connection
+                    return .success(try exchange(transport, address))
+                } catch {
+                    if case .failed = error { lastFailure = error; continue }
+                    return .failure(error)
                 }
+            } catch {
+                if case .cancelled = error { return .failure(error) }
+                lastFailure = error
             }
         }
-        switch lastFailure {
-        case .cancelled: return nil
-        case .timedOut(let why), .failed(let why), .tls(_, detail: let why): return limited(why, reason: lastFailure.reason)
-        }
+        return .failure(lastFailure)
+    }
+
+    /// The probe's GET: no cookie, no cache, one request a connection.
+    package func request(accepting mediaType: String) -> [UInt8] {
+        Array(("GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
+            + "Accept: \(mediaType)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n").utf8)
     }
 
     /// When the connect to one of `addressesLeft` addresses gives up: an equal share of the time
@@ -80,9 +95,7 @@ package struct ProbeRunner {
     /// The GET, and the answer read with caps: the head up to `ProbeLimits.headBytes`, the body
     /// up to `bodyBytes` and only when the verdict needs it.
     private func exchange(over connection: any ProbeTransport) throws(ProbeFailure) -> ConnectivityAnswer {
-        let request = "GET \(probe.path) HTTP/1.1\r\nHost: \(probe.authority)\r\nUser-Agent: NetworkReachability-probe\r\n"
-            + "Accept: */*\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
-        try connection.send(Array(request.utf8))
+        try connection.send(request(accepting: "*/*"))
         var buffer: [UInt8] = []
         var open = true
         var head: HTTPResponseHead?
@@ -130,7 +143,7 @@ package struct ProbeRunner {
         }
     }
 
-    private func resolve(deadline: ContinuousClock.Instant) -> Result<[IPAddress], ProbeFailure> {
+    package func resolve(deadline: ContinuousClock.Instant) -> Result<[IPAddress], ProbeFailure> {
         if let literal = try? IPAddress(probe.host) { return .success([literal]) }
         let outcome = LockedState<ResolutionOutcome?>(nil)
         let signal = self.signal

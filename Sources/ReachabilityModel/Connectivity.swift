@@ -21,15 +21,19 @@ public enum Connectivity: String, Sendable, Hashable, CaseIterable, Codable, Cus
 
 /// Where a path's connectivity answer came from.
 ///
-/// Today only a probe answers (``probe(_:)``). A network can also announce a captive portal
-/// itself (RFC 8910: DHCP option 114, IPv6 Router Advertisement option 37, pointing at an
-/// RFC 8908 API); that answer will carry its own kind and the API's URI, so this is a struct
-/// with a kind word rather than an enum that would have to grow a case.
+/// A probe (``probe(_:)``), or the network's own captive-portal API (RFC 8908, announced by RFC
+/// 8910's DHCP option 114 or IPv6 Router Advertisement option 37: ``captivePortalAPI(_:)``). A
+/// struct with a kind word rather than an enum, so that another source does not break a switch.
 public struct ConnectivitySource: Sendable, Hashable, CustomStringConvertible {
-    /// What answered: `"probe"` today; `"captivePortalAPI"` is reserved for RFC 8908.
+    /// What answered: `"probe"`, or `"captivePortalAPI"` (the network's RFC 8908 API).
     public var kind: String
     /// The probe's URL, or the captive-portal API's URI.
     public var uri: String
+
+    /// The answer of the network's captive-portal API at `uri`.
+    public static func captivePortalAPI(_ uri: String) -> ConnectivitySource {
+        ConnectivitySource(kind: "captivePortalAPI", uri: uri)
+    }
 
     /// The answer of the probe at `url`.
     public static func probe(_ url: String) -> ConnectivitySource {
@@ -49,8 +53,12 @@ package struct ConnectivityAnswer: Sendable, Hashable {
     package var detail: String
     /// Why, in ``NetworkPath/connectivityReason``'s words (`ConnectivityReason`); nil for `full`.
     package var reason: String? = nil
+    /// The captive-portal API's answer, when it was fetched and read.
+    package var captivePortal: CaptivePortalStatus?
 
-    package init(connectivity: Connectivity, portalURL: String? = nil, source: ConnectivitySource? = nil, detail: String, reason: String? = nil) {
+    package init(connectivity: Connectivity, portalURL: String? = nil, source: ConnectivitySource? = nil, detail: String,
+                 reason: String? = nil, captivePortal: CaptivePortalStatus? = nil) {
+        self.captivePortal = captivePortal
         self.connectivity = connectivity
         self.portalURL = portalURL
         self.source = source

@@ -23,6 +23,11 @@ package enum ConnectivityReason {
     /// The network said there is no route to the probe's address (ENETUNREACH, EHOSTUNREACH).
     package static let noRoute = "no route"
 
+    /// The network's captive-portal API (RFC 8908) said `captive: true`.
+    package static let captivePortalAPI = "captive portal API"
+    /// The captive-portal API, fetched without a probe, failed or answered garbage: connectivity stays `unknown`.
+    package static let captivePortalAPIFailed = "captive portal API failed"
+
     /// Another HTTP status than the one expected: `status 511`.
     package static func status(_ code: Int) -> String { "status \(code)" }
 

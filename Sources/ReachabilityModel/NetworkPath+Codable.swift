@@ -8,7 +8,7 @@ extension NetworkPath: Codable {
     private enum CodingKeys: String, CodingKey {
         case status, unsatisfiedReason, interface, gateways, availableInterfaces, isExpensive, isConstrained
         case supportsIPv4, supportsIPv6, supportsDNS
-        case connectivity, portalURL, connectivityReason, captivePortalAPI
+        case connectivity, portalURL, connectivityReason, captivePortalAPI, captivePortal
         // Beside a record's path, not in it: a path carries them itself.
         case flags, addresses, addressesAreStale
     }
@@ -38,6 +38,7 @@ extension NetworkPath: Codable {
         portalURL = try container.decodeIfPresent(String.self, forKey: .portalURL)
         connectivityReason = try container.decodeIfPresent(String.self, forKey: .connectivityReason)
         captivePortalAPI = try container.decodeIfPresent(String.self, forKey: .captivePortalAPI)
+        captivePortal = try container.decodeIfPresent(CaptivePortalStatus.self, forKey: .captivePortal)
     }
 
     /// Encodes the keys of a record's `path` object (`unsatisfiedReason` and `interface` as null
@@ -60,6 +61,7 @@ extension NetworkPath: Codable {
         try container.encode(portalURL, forKey: .portalURL)
         try container.encode(connectivityReason, forKey: .connectivityReason)
         try container.encode(captivePortalAPI, forKey: .captivePortalAPI)
+        try container.encode(captivePortal, forKey: .captivePortal)
         try container.encode(flags, forKey: .flags)
         if !resolvedAddresses.isEmpty { try container.encode(resolvedAddresses.map(\.description), forKey: .addresses) }
         if resolvedAddressesAreStale { try container.encode(true, forKey: .addressesAreStale) }

@@ -137,7 +137,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.connectivity }
         set { uniqueStorage().fields.connectivity = newValue }
     }
-    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; else nil.
+    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; when
+    /// the captive-portal API said `captive`: its `user-portal-url`; else nil.
     public var portalURL: String? {
         get { storage.fields.portalURL }
         set { uniqueStorage().fields.portalURL = newValue }
@@ -146,8 +147,10 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// resolved`, `refused`, `reset`, `timed out`, `not HTTP`, `redirect`, `status 200 without the
     /// expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
     /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
-    /// `TLS: timed out`), `no route` (or, for `none`, another reason the path is not satisfied:
-    /// `link down`, `interface down`, ...). Nil when `full` or `unknown`.
+    /// `TLS: timed out`), `no route`, `captive portal API` (the network's API said `captive`), or,
+    /// for `none`, another reason the path is not satisfied (`link down`, `interface down`, ...).
+    /// Nil when `full` or `unknown`, but for `captive portal API failed` (the API, fetched
+    /// without a probe, failed: see ``captivePortal``).
     public var connectivityReason: String? {
         get { storage.fields.connectivityReason }
         set { uniqueStorage().fields.connectivityReason = newValue }
@@ -160,6 +163,15 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     public var captivePortalAPI: String? {
         get { storage.fields.captivePortalAPI }
         set { uniqueStorage().fields.captivePortalAPI = newValue }
+    }
+    /// What the network's captive-portal API (``captivePortalAPI``) answered, when the monitor
+    /// fetched it (a ``ConnectivityProbe`` or `PathMonitor.fetchesCaptivePortalAPI` set, an API
+    /// announced): `captive`, the portal's page, what is left of the session. Nil when not fetched,
+    /// or when the API failed or answered garbage (the probe's answer then stands). Its `captive:
+    /// true` makes `connectivity` `portal` with ``portalURL`` the API's `user-portal-url`.
+    public var captivePortal: CaptivePortalStatus? {
+        get { storage.fields.captivePortal }
+        set { uniqueStorage().fields.captivePortal = newValue }
     }
     /// What gave the `connectivity` answer; nil while it is `unknown` or `none`.
     public var connectivitySource: ConnectivitySource? {
@@ -198,6 +210,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         if let connectivityReason { text += " (\(connectivityReason))" }
         if let portalURL { text += " portal \(portalURL)" }
         if let captivePortalAPI { text += " captive-portal-api \(captivePortalAPI)" }
+        if let captivePortal { text += " (\(captivePortal))" }
         var traits: [String] = []
         if supportsIPv4 { traits.append("ipv4") }
         if supportsIPv6 { traits.append("ipv6") }
@@ -240,6 +253,7 @@ extension NetworkPath {
         package var connectivitySource: ConnectivitySource?
         package var connectivityReason: String?
         package var captivePortalAPI: String?
+        package var captivePortal: CaptivePortalStatus?
     }
 
     /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while

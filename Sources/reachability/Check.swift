@@ -30,12 +30,12 @@ struct Check: ParsableCommand, VerboseCommand {
         let monitor = try specification.makeMonitor(namespace: namespaceOptions.namespace)
         try probeOptions.configure(monitor)
         let probing = monitor.connectivityProbe != nil
-        let path = probing ? ConnectivityCheck.run(monitor) : monitor.currentPath
+        let path = probeOptions.asksConnectivity ? ConnectivityCheck.run(monitor) : monitor.currentPath
         let record = Record(
             time: .now(), target: specification.recordTarget, path: path,
             addresses: specification.resolvedAddresses(in: path)
         )
-        let formatter = outputOptions.formatter(targets: [record.target], probing: probing)
+        let formatter = outputOptions.formatter(targets: [record.target], probing: probeOptions.asksConnectivity)
         try StandardStreams.writeRecord(formatter.format(record))
         if !path.meetsGoal(probing: probing) {
             throw ExitCode(1)

@@ -57,6 +57,23 @@ struct JSONRecordFormatter: RecordFormatter {
         json.key("portalURL"); json.string(path.portalURL)
         json.key("connectivityReason"); json.string(path.connectivityReason)
         json.key("captivePortalAPI"); json.string(path.captivePortalAPI)
+        json.key("captivePortal")
+        if let portal = path.captivePortal { write(portal, to: &json) } else { json.null() }
+        json.endObject()
+    }
+
+    /// The captive-portal API's answer, every key present (null when the API left it out).
+    static func write(_ portal: CaptivePortalStatus, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("captive"); json.bool(portal.captive)
+        json.key("userPortalURL"); json.string(portal.userPortalURL)
+        json.key("venueInfoURL"); json.string(portal.venueInfoURL)
+        json.key("canExtendSession")
+        if let extend = portal.canExtendSession { json.bool(extend) } else { json.null() }
+        json.key("secondsRemaining")
+        if let seconds = portal.secondsRemaining { json.int(Int(seconds)) } else { json.null() }
+        json.key("bytesRemaining")
+        if let bytes = portal.bytesRemaining { json.int(Int(bytes)) } else { json.null() }
         json.endObject()
     }
 

@@ -1,8 +1,9 @@
 import ArgumentParser
 import NetworkReachabilityCore
 
-/// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S] [--probe-ca FILE]`:
-/// the connectivity probe, shared by `check`, `watch` and `wait` (docs/semantics.md, "Connectivity").
+/// `--probe URL [--probe-expect TEXT] [--probe-timeout S] [--probe-interval S] [--probe-ca FILE]`
+/// and `--portal-api`: the connectivity probe and the network's captive-portal API, shared by
+/// `check`, `watch` and `wait` (docs/semantics.md, "Connectivity").
 struct ProbeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Also probe connectivity: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH (204, or 200 with --probe-expect), or tcp://HOST:PORT.",
@@ -25,9 +26,19 @@ struct ProbeOptions: ParsableArguments {
                                valueName: "file"))
     var probeCA: String?
 
+    @Flag(name: .customLong("portal-api"),
+          help: "Fetch the captive-portal API the network announced (RFC 8908) even without --probe; --probe-ca applies to it.")
+    var portalAPI = false
+
+    /// `--probe` or `--portal-api`: the records show connectivity, and `check` waits for the answer.
+    var asksConnectivity: Bool { probe != nil || portalAPI }
+
     func validate() throws {
-        if probe == nil, probeExpect != nil || probeTimeout != nil || probeInterval != nil || probeCA != nil {
-            throw ValidationError("--probe-expect, --probe-timeout, --probe-interval and --probe-ca need --probe URL")
+        if probe == nil, probeExpect != nil || probeTimeout != nil || probeInterval != nil {
+            throw ValidationError("--probe-expect, --probe-timeout and --probe-interval need --probe URL")
+        }
+        if probe == nil, !portalAPI, probeCA != nil {
+            throw ValidationError("--probe-ca needs --probe URL or --portal-api")
         }
         for (name, value) in [("--probe-timeout", probeTimeout), ("--probe-interval", probeInterval)] {
             if let value, !(value > 0 && value.isFinite && value <= 86_400) {
@@ -65,6 +76,12 @@ struct ProbeOptions: ParsableArguments {
     /// Configures `monitor` with the probe, if one was asked for.
     func configure(_ monitor: PathMonitor) throws {
         if let probe = try makeProbe() { monitor.connectivityProbe = probe }
+        if portalAPI {
+            // Checked as a probe's would be, so that a bad file is refused here rather than logged.
+            if let probeCA { _ = try ConnectivityProbe(url: "https://captive-portal-api.invalid/", caFile: probeCA) }
+            monitor.captivePortalAPICAFile = probeCA
+            monitor.fetchesCaptivePortalAPI = true
+        }
     }
 }
 

@@ -38,7 +38,7 @@ struct Watch: ParsableCommand, VerboseCommand {
     func run() throws {
         let specifications = targets.isEmpty ? [.general] : targets.map { TargetSpecification(target: $0) }
         let printer = RecordPrinter(
-            formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget), probing: probeOptions.probe != nil),
+            formatter: outputOptions.formatter(targets: specifications.map(\.recordTarget), probing: probeOptions.asksConnectivity),
             limit: count
         )
         try DispatchPreflight.ensureAvailable()

@@ -16,10 +16,13 @@ struct ConnectivityOverlay {
     struct Key: Hashable {
         var interfaceIndex: Int?
         var gateways: [String]
+        /// The network's captive-portal API: a new announcement is asked at once.
+        var captivePortalAPI: String?
 
         init(_ path: NetworkPath) {
             interfaceIndex = path.interface?.index
             gateways = path.gateways.map { "\($0)" }
+            captivePortalAPI = path.captivePortalAPI
         }
     }
 
@@ -107,6 +110,7 @@ struct ConnectivityOverlay {
         path.portalURL = answer?.portalURL
         path.connectivitySource = answer?.source
         path.connectivityReason = satisfied ? answer?.reason : ConnectivityReason.none(path.unsatisfiedReason)
+        path.captivePortal = satisfied ? answer?.captivePortal : nil
         return path
     }
 }

@@ -13,7 +13,7 @@ extension ConnectivityProber {
     /// the detail it does not (which address, which errno, which status).
     func log(_ answer: ConnectivityAnswer) {
         Self.logger.debug("connectivity probe answered", metadata: [
-            "probe": "\(probe.url)", "namespace": "\(namespace)", "connectivity": "\(answer.connectivity)",
+            "probe": "\(configuration.probe?.url ?? "none")", "namespace": "\(namespace)", "connectivity": "\(answer.connectivity)",
             "reason": "\(answer.reason ?? "none")", "detail": "\(answer.detail)",
         ])
     }

@@ -20,7 +20,7 @@ import Dispatch
 /// (SIGILL) when descriptors run out. With no loop to be had (descriptors or threads out) the
 /// prober keeps no timer: answers still come on path changes and from `probeNow`.
 final class ConnectivityProber: Sendable {
-    let probe: ConnectivityProbe
+    let configuration: ProberConfiguration
     let namespace: NetworkNamespace
     let control = DispatchQueue(label: "network-reachability.connectivity")
     private let worker = DispatchQueue(label: "network-reachability.connectivity.probe")
@@ -91,8 +91,8 @@ final class ConnectivityProber: Sendable {
         }
     }
 
-    init(probe: ConnectivityProbe, namespace: NetworkNamespace) {
-        self.probe = probe
+    init(configuration: ProberConfiguration, namespace: NetworkNamespace) {
+        self.configuration = configuration
         self.namespace = namespace
         self.resolver = ResolverPool(namespace: namespace)
         #if DEBUG
@@ -104,8 +104,9 @@ final class ConnectivityProber: Sendable {
     /// The unit tests' seam (`ConnectivityProber+TestSeam.swift`), in debug builds only.
     let testSeam: TestSeam?
 
-    init(probe: ConnectivityProbe, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil) {
-        self.probe = probe
+    init(probe: ConnectivityProbe?, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil,
+         fetchesAPIAlone: Bool = false) {
+        self.configuration = ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone)
         self.namespace = namespace
         self.resolver = ResolverPool(namespace: namespace)
         self.testSeam = TestSeam(isPassive: passive, run: run)
@@ -281,14 +282,16 @@ final class ConnectivityProber: Sendable {
             return flight
         }
         guard let start else { return }
-        let runner = ProbeRunner(probe: probe, namespace: namespace, resolver: resolver, signal: start.signal)
+        // The API announced for the paths probed (the first one's, when monitors disagree).
+        let api = start.targets.values.sorted { $0.id < $1.id }.lazy.compactMap(\.key.captivePortalAPI).first
+        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: resolver, api: api)
         #if DEBUG
         let run = testSeam?.run
         #else
         let run: (@Sendable (ProbeSignal) -> ConnectivityAnswer?)? = nil
         #endif
         worker.async { [weak self] in
-            let answer = if let run { run(start.signal) } else { runner.run() }
+            let answer = if let run { run(start.signal) } else { job.run(signal: start.signal) }
             guard let self else { return }
             self.control.async { self.finish(start.id, answer: answer) }
         }
@@ -309,9 +312,9 @@ final class ConnectivityProber: Sendable {
             let delay: Duration
             if answer.connectivity == .full {
                 state.backoff = nil
-                delay = probe.interval
+                delay = configuration.interval
             } else {
-                let next = state.backoff.map { min($0 * 2, probe.interval) } ?? min(.seconds(5), probe.interval)
+                let next = state.backoff.map { min($0 * 2, configuration.interval) } ?? min(.seconds(5), configuration.interval)
                 state.backoff = next
                 delay = next
             }

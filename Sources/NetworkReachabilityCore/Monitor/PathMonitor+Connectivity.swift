@@ -23,10 +23,49 @@ extension PathMonitor {
     /// monitor.connectivityProbe = try ConnectivityProbe(url: "http://192.0.2.1/generate_204")
     /// ```
     public var connectivityProbe: ConnectivityProbe? {
-        get { core.connectivityProber?.probe }
+        get { proberConfiguration.probe }
+        set { proberConfiguration.probe = newValue }
+    }
+
+    /// Whether the monitor fetches the network's captive-portal API (RFC 8908) without a probe;
+    /// false (the default): only a ``connectivityProbe`` fetches it.
+    ///
+    /// When the path's interface has an announced API (``NetworkPath/captivePortalAPI``), a
+    /// monitor with a probe, or with this set, GETs it over HTTPS (`Accept:
+    /// application/captive+json`, the probe's TLS rules, a 16 KiB body, strict JSON) before each
+    /// probe, and again when the announcement changes; monitors of a namespace share the fetch.
+    /// Its answer is ``NetworkPath/captivePortal``. `captive: true` makes connectivity `portal`
+    /// with ``NetworkPath/portalURL`` the API's `user-portal-url` (no probe is sent); `captive:
+    /// false` leaves the answer to the probe, or makes it `full` without one. An API that fails
+    /// or answers garbage leaves `captivePortal` nil and the probe's answer (without a probe,
+    /// `unknown`), and is retried with the probe's backoff.
+    ///
+    /// ```swift
+    /// monitor.fetchesCaptivePortalAPI = true
+    /// ```
+    public var fetchesCaptivePortalAPI: Bool {
+        get { proberConfiguration.fetchesAPIAlone }
+        set { proberConfiguration.fetchesAPIAlone = newValue }
+    }
+
+    /// A PEM file of the root certificates the captive-portal API's certificate is checked
+    /// against, in place of the system's (a private CA); nil (the default): the probe's
+    /// ``ConnectivityProbe/caFile``, else the system's trust store.
+    public var captivePortalAPICAFile: String? {
+        get { proberConfiguration.apiCAFile }
+        set { proberConfiguration.apiCAFile = newValue }
+    }
+
+    /// What the monitor's prober does; setting it moves the monitor to the prober of the new one.
+    private var proberConfiguration: ProberConfiguration {
+        get { proberSettings.withLock { $0 } }
         set {
-            guard newValue != connectivityProbe else { return }
-            core.setConnectivityProber(newValue.flatMap { ProberRegistry.prober(for: $0, in: namespace) })
+            let changed = proberSettings.withLock { settings in
+                defer { settings = newValue }
+                return settings != newValue
+            }
+            guard changed else { return }
+            core.setConnectivityProber(ProberRegistry.prober(for: newValue, in: namespace))
         }
     }
 

@@ -63,6 +63,9 @@ public final class PathMonitor: Sendable {
     let core: MonitorCore
     /// Whose `copyDescription` `description` calls: the context of the callback now set.
     let describedContext = LockedState(DescribedContext())
+    /// What the prober is made for (`PathMonitor+Connectivity.swift`), kept here so that a setting
+    /// made while it asks for no prober (an API CA before the opt-in) is not lost.
+    let proberSettings = LockedState(ProberConfiguration())
     /// nil when the non-throwing general-path initialiser could not open its namespace (`setupError` says why).
     let engine: NetlinkEngine?
     /// Why this monitor cannot watch its namespace: set only by the non-throwing

@@ -9,7 +9,7 @@ import ReachabilitySystem
 enum ProberRegistry {
     private struct Key: Hashable {
         var namespace: NamespaceIdentity
-        var probe: ConnectivityProbe
+        var configuration: ProberConfiguration
     }
 
     private struct WeakProber {
@@ -18,14 +18,15 @@ enum ProberRegistry {
 
     private static let probers = LockedState<[Key: WeakProber]>([:])
 
-    /// The prober of `probe` in `namespace`; nil when the namespace cannot be identified (the
-    /// monitor's path then says why, and its connectivity stays `unknown`).
-    static func prober(for probe: ConnectivityProbe, in namespace: NetworkNamespace) -> ConnectivityProber? {
-        guard let identity = try? NamespaceEntry.identity(of: namespace) else { return nil }
-        let key = Key(namespace: identity, probe: probe)
+    /// The prober of `configuration` in `namespace`; nil when there is nothing to probe or fetch,
+    /// or the namespace cannot be identified (the monitor's path then says why, and its
+    /// connectivity stays `unknown`).
+    static func prober(for configuration: ProberConfiguration, in namespace: NetworkNamespace) -> ConnectivityProber? {
+        guard !configuration.isEmpty, let identity = try? NamespaceEntry.identity(of: namespace) else { return nil }
+        let key = Key(namespace: identity, configuration: configuration.shared)
         return probers.withLock { probers in
             if let prober = probers[key]?.prober { return prober }
-            let prober = ConnectivityProber(probe: probe, namespace: namespace)
+            let prober = ConnectivityProber(configuration: configuration.shared, namespace: namespace)
             probers = probers.filter { $0.value.prober != nil }
             probers[key] = WeakProber(prober: prober)
             return prober

@@ -9,7 +9,7 @@ import XCTest
 struct RALab {
     let lab: ProbeLab
 
-    fileprivate init(lab: ProbeLab) throws {
+    init(lab: ProbeLab) throws {
         self.lab = lab
         try lab.client.run("sysctl", "-qw", "net.ipv6.conf.c0.accept_ra=1")
         for (namespace, device, address) in [(lab.client, "c0", "fe80::1/64"), (lab.upstream, "u0", "fe80::2/64")] {

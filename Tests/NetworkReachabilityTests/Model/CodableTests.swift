@@ -17,6 +17,7 @@ final class CodableTests: XCTestCase {
         var path = NetworkPath.online(via: .fakeCellular)
         path.resolvedAddresses = [try IPAddress("192.0.2.10")]
         path.resolvedAddressesAreStale = true
+        path.captivePortal = CaptivePortalStatus(captive: true, userPortalURL: "https://portal.example/", secondsRemaining: 60)
 
         // When
         let data = try encoder.encode(path)
@@ -67,6 +68,6 @@ final class CodableTests: XCTestCase {
     static let recordPathKeys: Set<String> = [
         "status", "unsatisfiedReason", "interface", "gateways", "availableInterfaces", "isExpensive",
         "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL", "connectivityReason",
-        "captivePortalAPI",
+        "captivePortalAPI", "captivePortal",
     ]
 }
