@@ -10,26 +10,15 @@ JSON), `huge` (a 1 MiB body, without a Content-Length), `stallbody` (the head, t
 DIR/connections counts accepted connections, DIR/requests requests read over TLS, DIR/accept
 holds the last request's Accept header; DIR/ready appears once the socket listens.
 """
-import argparse
 import json
-import os
-import ssl
 import time
 
 import server_state
 from server_state import State, serve
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--address", required=True)
-parser.add_argument("--port", type=int, required=True)
-parser.add_argument("--state", required=True)
-parser.add_argument("--certs", required=True)
-arguments = parser.parse_args()
-
+arguments = server_state.tls_arguments()
 state = State(arguments.state, "captive")
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.minimum_version = ssl.TLSVersion.TLSv1_2
-context.load_cert_chain(os.path.join(arguments.certs, "good.pem"), os.path.join(arguments.certs, "good.key"))
+context = server_state.tls_context(arguments.certs, "good")
 
 CAPTIVE = json.dumps({
     "captive": True, "user-portal-url": "https://portal.nrx.test/login",

@@ -1,8 +1,28 @@
 """What the test servers share: their state directory (the mode a test writes, the counts and the
 `ready` file they write back) and a threaded TCP server that serves until killed."""
+import argparse
 import os
 import socketserver
+import ssl
 import threading
+
+
+def tls_arguments():
+    """The command line of the TLS servers: --address, --port, --state DIR, --certs DIR."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--address", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--state", required=True)
+    parser.add_argument("--certs", required=True)
+    return parser.parse_args()
+
+
+def tls_context(certs, name):
+    """A TLS 1.2+ server context for CERTS/NAME.pem and .key (make_test_certs.sh makes them)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(os.path.join(certs, name + ".pem"), os.path.join(certs, name + ".key"))
+    return context
 
 
 class State:

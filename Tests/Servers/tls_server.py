@@ -10,19 +10,11 @@ CERTS/MODE.pem and .key, then 204), `stall` (accepts, never answers the handshak
 connections, DIR/requests requests read over TLS, DIR/sni holds the last SNI sent ("-" for none);
 DIR/ready appears once the socket listens.
 """
-import argparse
-import os
-import ssl
 
 import server_state
 from server_state import State, serve
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--address", required=True)
-parser.add_argument("--port", type=int, required=True)
-parser.add_argument("--state", required=True)
-parser.add_argument("--certs", required=True)
-arguments = parser.parse_args()
+arguments = server_state.tls_arguments()
 
 state = State(arguments.state, "good")
 
@@ -33,9 +25,7 @@ def remember_sni(_socket, name, _context):
 
 contexts = {}
 for name in ("good", "wrongname", "expired", "selfsigned"):
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.load_cert_chain(os.path.join(arguments.certs, name + ".pem"), os.path.join(arguments.certs, name + ".key"))
+    context = server_state.tls_context(arguments.certs, name)
     context.sni_callback = remember_sni
     contexts[name] = context
 
