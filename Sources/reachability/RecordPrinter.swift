@@ -8,8 +8,8 @@ import Musl
 
 /// Writes records to standard output, one `write(2)` each, and ends the process after `limit` of them.
 ///
-/// Called from the watch's serial queue only; the mutex makes the count safe to share with the
-/// `@Sendable` path handlers, and is never contended.
+/// Called from the monitors' callbacks, on the library's threads: the mutex keeps each record's
+/// write and count one step, so records never interleave and `--count` is never overshot.
 final class RecordPrinter: Sendable {
     private let formatter: any RecordFormatter
     private let limit: Int?
@@ -26,17 +26,18 @@ final class RecordPrinter: Sendable {
     /// Writes `record`; exits 0 when it was the last one `limit` allows, and 2 when standard
     /// output cannot be written (a closed pipe, with SIGPIPE ignored).
     func print(_ record: Record) {
-        do {
-            try StandardStreams.writeRecord(formatter.format(record))
-        } catch {
-            Failure.terminate(with: error)
-        }
-        let count = printed.withLock { count in
+        let line = formatter.format(record)
+        printed.withLock { count in
+            if let limit, count >= limit { return }  // another thread is ending the process
+            do {
+                try StandardStreams.writeRecord(line)
+            } catch {
+                Failure.terminate(with: error)
+            }
             count += 1
-            return count
-        }
-        if let limit, count >= limit {
-            exit(0)
+            if let limit, count >= limit {
+                exit(0)
+            }
         }
     }
 }

@@ -6,9 +6,11 @@ import Glibc
 import Musl
 #endif
 
-/// The running `watch`: every monitor delivers on one serial queue, so records of several targets
-/// never interleave, and the stop conditions (SIGINT, SIGTERM, the timeout) are dispatch sources
-/// on the same queue. Nothing polls or sleeps; the main thread parks in `dispatchMain()`.
+/// The running `watch`: every monitor delivers on the library's engine thread, where the kernel's
+/// message was read (one thread wake-up a change), and the printer writes each record whole under
+/// its lock, so records of several targets never interleave. The stop conditions (SIGINT, SIGTERM,
+/// the timeout) are dispatch sources on a queue of the session's. Nothing polls or sleeps; the
+/// main thread parks in `dispatchMain()`.
 ///
 /// Make it before the monitors: it holds the signals before the library starts threads, and
 /// the stop conditions apply while the monitors are being made.
@@ -47,7 +49,7 @@ struct WatchSession {
                 let addresses = specification.resolvedAddresses(in: path)
                 printer.print(Record(time: .now(), target: specification.recordTarget, path: path, addresses: addresses))
             }
-            monitor.start(queue: queue)
+            monitor.scheduleOnEngineThread()
         }
         withExtendedLifetime((targets.map(\.monitor), stopSources)) {
             dispatchMain()

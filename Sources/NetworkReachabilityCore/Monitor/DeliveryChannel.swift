@@ -17,6 +17,8 @@ struct DeliveryChannel {
         var generation: UInt64
         /// The schedule's hop, which carries the delivery on from the queue (nil: it runs there).
         var hop: (any DeliveryHop)?
+        /// Runs on the engine's thread after the turn that made it, when made there.
+        var onEngineThread = false
     }
 
     /// Where deliveries run; nil while unscheduled.
@@ -41,7 +43,8 @@ struct DeliveryChannel {
         guard let schedule, again || lastQueued != path else { return nil }
         lastQueued = path
         sequence &+= 1
-        return (schedule.queue, Delivery(path: path, sequence: sequence, generation: generation, hop: schedule.hop))
+        return (schedule.queue, Delivery(path: path, sequence: sequence, generation: generation, hop: schedule.hop,
+                                         onEngineThread: schedule.onEngineThread))
     }
 
     /// Where the faces run (on the queue, or where its hop took it): whether `delivery` may run

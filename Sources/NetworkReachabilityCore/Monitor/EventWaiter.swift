@@ -18,7 +18,9 @@ import Glibc
 /// change. `queue.sync` from this thread onto the idle serial queue runs the handler right here,
 /// so a burst, or a timer that fires, costs one wake-up, as a hand-rolled netlink loop's does; the
 /// handlers still run under the queue's exclusion, as every other piece of the engine's state
-/// does. One thread per namespace monitored, asleep in `poll` otherwise.
+/// does. One thread per namespace monitored, asleep in `poll` otherwise. The deliveries a handler
+/// made for monitors scheduled on the engine's thread run right after it, on this thread and
+/// outside the queue (`EngineThreadOutbox`).
 ///
 /// The engine's other descriptors (the resolver-configuration inotify, the namespace-vanish
 /// inotify or pidfd) are watched in the same `poll` (`watch(_:onReadable:)`): the engine
@@ -192,6 +194,9 @@ extension WaitLoop {
         // The watch itself, not its closure: a closure in a tuple element is stored reabstracted,
         // which costs an allocation each time it goes in and each time it comes out.
         var handlers: [(token: Int, watch: DescriptorWatch)] = []
+        let outbox = EngineThreadOutbox()
+        outbox.install()
+        defer { outbox.uninstall() }
         while true {
             let (stopped, deadline, closing) = control.withLock { control in
                 defer { if !control.closing.isEmpty { control.closing.removeAll() } }
@@ -219,7 +224,7 @@ extension WaitLoop {
             // POLLERR too: an overrun (ENOBUFS) is reported through the handler's drain.
             if descriptors[0].revents & Int16(POLLIN | POLLERR) != 0 {
                 if control.withLock({ $0.stopped }) { break }
-                queue.sync(execute: readable)
+                turn(readable, outbox)
             } else if descriptors[0].revents & Int16(POLLNVAL | POLLHUP) != 0 {
                 break
             }
@@ -231,10 +236,10 @@ extension WaitLoop {
                 }
                 // Unwatched meanwhile (its descriptor is waiting to be closed), or stopping: skip.
                 guard control.withLock({ !$0.stopped && $0.watches[handler.token] != nil }) else { continue }
-                queue.sync(execute: handler.watch.onReadable)
+                turn(handler.watch.onReadable, outbox)
             }
-            for action in dueTimers() { queue.sync(execute: action) }
-            for action in takePosted() { queue.sync(execute: action) }
+            for action in dueTimers() { turn(action, outbox) }
+            for action in takePosted() { turn(action, outbox) }
         }
         let (remaining, posted) = control.withLock { control in
             control.exited = true
@@ -251,11 +256,18 @@ extension WaitLoop {
             return (control.closing + control.watches.values.map(\.fileDescriptor), posted)
         }
         remaining.forEach(Syscalls.close)
-        for action in posted { queue.sync(execute: action) }
+        for action in posted { turn(action, outbox) }
         // The sockets die on the engine's queue, after any handler still running there.
         let sockets = keepAlive
         keepAlive = nil
         queue.async { withExtendedLifetime(sockets) {} }
+    }
+
+    /// Runs `action` on the queue, then, outside it, the deliveries it made for monitors scheduled
+    /// on this thread: one wake-up from the kernel's message to the user's callback.
+    private func turn(_ action: @Sendable () -> Void, _ outbox: EngineThreadOutbox) {
+        queue.sync(execute: action)
+        outbox.runAll()
     }
 
     /// Removes and returns the scheduled actions whose deadline has passed, earliest first, and

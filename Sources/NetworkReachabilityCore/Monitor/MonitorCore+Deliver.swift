@@ -8,15 +8,21 @@ import Dispatch
 
 extension MonitorCore {
     /// Sends each queue its deliveries as one work item, in the order given: the engine's batches
-    /// of many monitors cost one `async` per callback queue, not one per monitor.
+    /// of many monitors cost one `async` per callback queue, not one per monitor. Those of monitors
+    /// scheduled on the engine's thread run there after the turn, when this is that thread.
     static func deliver(_ deliveries: [PendingDelivery]) {
         guard deliveries.count > 1 else {
-            if let only = deliveries.first { only.queue.async { only.run() } }
+            deliveries.first?.send()
             return
         }
+        let outbox = EngineThreadOutbox.current
         var byQueue: [ObjectIdentifier: [PendingDelivery]] = [:]
         var queues: [DispatchQueue] = []
         for pending in deliveries {
+            if pending.delivery.onEngineThread, let outbox {
+                outbox.append(pending)
+                continue
+            }
             let key = ObjectIdentifier(pending.queue)
             if byQueue[key] == nil { queues.append(pending.queue) }
             byQueue[key, default: []].append(pending)

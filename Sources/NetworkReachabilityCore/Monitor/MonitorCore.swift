@@ -162,6 +162,16 @@ final class MonitorCore: Sendable {
         let delivery: DeliveryChannel.Delivery
 
         func run() { core.run(delivery) }
+
+        /// Sends it where it runs: after the current turn when made on a loop's thread for a
+        /// monitor scheduled there, else on its queue.
+        func send() {
+            if delivery.onEngineThread, let outbox = EngineThreadOutbox.current {
+                outbox.append(self)
+            } else {
+                queue.async { run() }
+            }
+        }
     }
 
     /// What `record` made of an evaluation.
@@ -173,8 +183,7 @@ final class MonitorCore: Sendable {
 
         /// Queues the delivery on its own; the engine's batches go through `MonitorCore.deliver`.
         func deliver() {
-            guard let delivery else { return }
-            delivery.queue.async { delivery.run() }
+            delivery?.send()
         }
     }
 

@@ -4,14 +4,28 @@ import Dispatch
 ///
 /// `PathMonitor.setDispatchQueue(_:)` makes a schedule without a hop: the faces run on the queue.
 /// `ReachabilityCompat` schedules on run loops with a hop, through `PathMonitor.reschedule(_:)`.
+/// `PathMonitor.scheduleOnEngineThread()` makes one whose deliveries run on the library's thread
+/// that made them (`EngineThreadOutbox`), and on `queue` only when that is not a loop's thread.
 package struct MonitorSchedule: Sendable {
     package var queue: DispatchQueue
     package var hop: (any DeliveryHop)?
+    /// The faces run on the engine's thread, right after the turn that made the delivery.
+    package var onEngineThread = false
 
     package init(queue: DispatchQueue, hop: (any DeliveryHop)? = nil) {
         self.queue = queue
         self.hop = hop
     }
+
+    /// On the engine's thread; what another thread makes (the first state, a probe's answer, a
+    /// face set while scheduled) runs on the library's own serial delivery queue.
+    package static var engineThread: MonitorSchedule {
+        var schedule = MonitorSchedule(queue: engineThreadFallback)
+        schedule.onEngineThread = true
+        return schedule
+    }
+
+    private static let engineThreadFallback = DispatchQueue(label: "network-reachability.delivery")
 }
 
 /// Carries the deliveries of a schedule on from its queue to where the faces are to run

@@ -46,7 +46,11 @@ extension NetlinkEngine {
     }
 
     /// Blocks the caller (never the queue) until the first resolution of `name` finished, or `timeout` passed.
+    ///
+    /// Not on a loop's thread (a callback scheduled on the engine's thread): the resolution's
+    /// answer reaches the engine through that very thread, so waiting there would only time out.
     func waitForFirstResolution(of name: String, timeout: Duration) {
+        guard EngineThreadOutbox.current == nil else { return }
         let resolved = WaitableState(false)
         let mustWait = queue.sync { () -> Bool in
             guard hosts[name]?.resolution.state == .pending else { return false }

@@ -180,6 +180,26 @@ public final class PathMonitor: Sendable {
         reschedule { _ in .move(to: queue.map { MonitorSchedule(queue: $0) }) }
     }
 
+    /// Schedules the callbacks on the library's own thread, the one that read the kernel's message:
+    /// a change reaches them with one thread wake-up instead of two, which is what a program with
+    /// many monitors, or one that only records or forwards changes, wants.
+    ///
+    /// Every guarantee of `setDispatchQueue(_:)` holds: the current state first, one callback per
+    /// change, in order, none after `unschedule()` or `cancel()` returns. What a state computed
+    /// elsewhere carries (the first state, a probe's answer, a face set while scheduled) runs on the
+    /// library's serial delivery queue; one monitor's callbacks never run concurrently.
+    ///
+    /// A callback there may read (`currentPath`, `flags()`), set faces, make, schedule, unschedule
+    /// or cancel monitors, its own included. It must not block or take long: while it runs, the
+    /// engine of its namespace handles no kernel message, for any monitor. Hand longer work to a
+    /// queue of your own. A host-name monitor made there does not wait for its first resolution
+    /// (its first state comes by callback).
+    /// - Returns: true.
+    @discardableResult
+    public func scheduleOnEngineThread() -> Bool {
+        reschedule { _ in .move(to: .engineThread) }
+    }
+
     /// Stops the callbacks; the same as `setDispatchQueue(nil)`.
     public func unschedule() {
         reschedule { _ in .move(to: nil) }

@@ -56,6 +56,14 @@ enum ReadmeSnippets {
         monitor.start(queue: .main)
     }
 
+    static func engineThread() throws {
+        let monitor = try PathMonitor(address: "10.0.0.5")
+        monitor.pathUpdateHandler = { path in
+            print(path.status)  // quick, never blocking: the engine reads no kernel message meanwhile
+        }
+        monitor.scheduleOnEngineThread()
+    }
+
     static func connectivity() async throws {
         let myDelegate = ReadmeSnippets.Delegate()
         let monitor = PathMonitor()   // any initialiser
