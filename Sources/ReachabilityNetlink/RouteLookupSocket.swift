@@ -132,6 +132,62 @@ package final class RouteLookupSocket {
         }
     }
 
+    /// Returns once the kernel has finished the configuration change it may be in the middle of.
+    ///
+    /// The kernel announces some changes before it has finished them, under its routing lock
+    /// (RTNL): IPv4 sends RTM_DELROUTE and RTM_DELADDR before it removes the route or the address's
+    /// routes, and flushes a downed link's routes after announcing the link, with no message. A
+    /// route lookup takes no lock and may meet the old routes. A request the kernel handles under
+    /// that lock cannot be handled before the operation is over: RTM_GETQDISC of the loopback's
+    /// root qdisc (ifindex 1 in every namespace), with an acknowledgement, answered or refused,
+    /// is that request, and its answer is small whatever the host's size. Every message the
+    /// operation sent is in the event socket by then.
+    ///
+    /// - Returns: false when the socket failed or no answer came within the receive timeout: the
+    ///   caller cannot know the operation is over and must look again later.
+    package func awaitRoutingLock() -> Bool {
+        sequence &+= 1
+        if sequence == 0 { sequence = 1 }
+        let expected = sequence
+        let length = MemoryLayout<nlmsghdr>.size + MemoryLayout<tcmsg>.size
+        requestBuffer.initializeMemory(as: UInt8.self, repeating: 0)
+        var header = nlmsghdr()
+        header.nlmsg_len = UInt32(length)
+        header.nlmsg_type = UInt16(RTM_GETQDISC)
+        header.nlmsg_flags = UInt16(NLM_F_REQUEST | NLM_F_ACK)
+        header.nlmsg_seq = expected
+        header.nlmsg_pid = nl_socket_get_local_port(socket)
+        var message = tcmsg()
+        message.tcm_ifindex = 1
+        message.tcm_parent = 0xFFFF_FFFF  // TC_H_ROOT
+        requestBuffer.storeBytes(of: header, as: nlmsghdr.self)
+        requestBuffer.storeBytes(of: message, toByteOffset: MemoryLayout<nlmsghdr>.size, as: tcmsg.self)
+        guard send(requestBuffer, length: length) == nil else { return false }
+        // Bounded: the qdisc's own answer (when the kernel reports it) and stale answers come first.
+        for _ in 0..<16 {
+            var peer = sockaddr_nl()
+            guard case .datagram(let count) = receive(from: &peer) else { return false }
+            guard peer.nl_pid == 0 else { continue }
+            if Self.acknowledges(sequence: expected, in: UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])) { return true }
+        }
+        return false
+    }
+
+    /// Whether `datagram` holds the acknowledgement (or refusal) of request `sequence`.
+    private static func acknowledges(sequence: UInt32, in datagram: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while datagram.count - offset >= messageHeaderLength {
+            let length = Int(datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            guard length >= messageHeaderLength, length <= datagram.count - offset else { return false }
+            let type = datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self)
+            if Int32(type) == NLMSG_ERROR, datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self) == sequence {
+                return true
+            }
+            offset += RouteMessageParser.align(length)
+        }
+        return false
+    }
+
     /// The answers in the first `count` bytes of the receive buffer, with their sequence numbers.
     private func forEachMessage(in count: Int, _ body: (UInt32, RouteAnswer) -> Void) {
         let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])

@@ -36,6 +36,34 @@ final class PathFailoverTests: XCTestCase {
         XCTAssertEqual(watch.monitor.currentPath.availableInterfaces.map(\.name), ["v0", "v1"], file: file, line: line)
     }
 
+    // MARK: - The primary taken down
+
+    func testPrimaryDown_movesToTheSecondary_inOnePass_withNoSecondLook() throws {
+        try withPathNamespace { ns in
+            try addTwoDefaults(ns)
+            let watch = WatchedMonitor(try ns.generalMonitor())
+            defer { watch.stop() }
+            try assertOnPrimary(watch, ns)
+            let engine = try XCTUnwrap(watch.monitor.engine)
+            let before = engine.currentCounters
+            let seen = watch.paths.count
+
+            // When the primary is taken down: the kernel announces the link, then flushes its IPv4
+            // routes with no message
+            try ns.ip("link", "set", "v0", "down")
+
+            // Then the first path told after it already leaves by v1: the engine waited for the
+            // kernel to finish (no unsatisfied path in between), and needed no second look
+            let failedOver = watch.wait(until: "the path moved to v1") { $0.interface?.name == "v1" }
+            XCTAssertEqual(failedOver?.gateways.map(\.addressString), [secondary.gateway])
+            XCTAssertEqual(watch.paths.all.dropFirst(seen).map { $0.interface?.name }, ["v1"], "\(watch.paths.all.dropFirst(seen))")
+            XCTAssertGreaterThan(engine.currentCounters.settles, before.settles)
+            XCTAssertEqual(engine.currentCounters.secondLooks, before.secondLooks)
+            try assertTarget(watch.monitor, in: ns, kernel: .general, is: [.reachable], interface: "v1", interfaceType: .wiredEthernet,
+                             gateways: [secondary.gateway])
+        }
+    }
+
     // MARK: - Carrier loss with ignore_routes_with_linkdown
 
     func testFailover_whenThePrimaryLosesCarrier_withIgnoreRoutesWithLinkdown_movesToTheSecondary() throws {

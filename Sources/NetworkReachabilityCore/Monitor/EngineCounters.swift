@@ -15,8 +15,11 @@ struct EngineCounters: Sendable, Equatable {
     var resolutions = 0
     /// Passes that asked again only for the targets inside the prefixes of route events.
     var scopedReevaluations = 0
-    /// Passes made shortly after a deletion, which the kernel announces before finishing it.
+    /// Passes made shortly after a deletion, which the kernel announces before finishing it, when
+    /// the engine could not wait for the kernel to finish it.
     var secondLooks = 0
+    /// Waits for the kernel to finish an operation it announced (`NetlinkEngine.settle`).
+    var settles = 0
     /// Passes made where the kernel sent no message: a route's expiry, a refresh watch, a router's neighbour state.
     var silentStateLooks = 0
 }

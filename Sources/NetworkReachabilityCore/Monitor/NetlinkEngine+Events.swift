@@ -24,13 +24,40 @@ extension NetlinkEngine {
     /// `propagate`. A read absorbs on its caller's thread (so its answer never predates an event
     /// the kernel already sent) but never propagates there: the re-evaluation of other monitors and
     /// their deliveries are the engine's thread's, which the read wakes (`absorbForRead`).
-    func absorb(_ result: DrainResult, from sockets: EngineSockets) {
+    func absorb(_ drained: DrainResult, from sockets: EngineSockets) {
+        let (result, finished) = settle(drained, from: sockets)
         count(result)
         guard result.anythingChanged else { return }
         var change = pending ?? PendingChange(base: snapshot)
         change.drained.formUnion(result)
+        change.mayBeUnfinished = change.mayBeUnfinished || (result.hadDeletions && !finished)
         pending = change
         if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
+    }
+
+    /// How many times `settle` waits for the kernel's operations before it leaves the rest to a
+    /// second look: each wait ends one operation, and a later drain shows whether another began.
+    static let settleRounds = 3
+
+    /// Waits, after a drain that announced a deletion or a change of links or addresses, until the
+    /// kernel has finished the operation that sent it (`RouteLookupSocket.awaitRoutingLock`), and
+    /// adds what the operation sent meanwhile: the lookups then meet the routes as they are after
+    /// it (a downed link's IPv4 routes flushed, a deleted route gone), so one pass tells the whole
+    /// change, with no timer and no second pass. A route added alone needs no wait: the kernel
+    /// announces it once it is in place.
+    ///
+    /// - Returns: the drains merged, and whether every such operation is known to be over.
+    func settle(_ drained: DrainResult, from sockets: EngineSockets) -> (DrainResult, finished: Bool) {
+        var result = drained
+        var latest = drained
+        for _ in 0..<Self.settleRounds {
+            guard latest.hadDeletions || latest.linksOrAddressesChanged else { return (result, true) }
+            guard sockets.lookup.awaitRoutingLock() else { return (result, false) }
+            counters.settles += 1
+            latest = sockets.events.drain()
+            result.formUnion(latest)
+        }
+        return (result, !(latest.hadDeletions || latest.linksOrAddressesChanged))
     }
 
     /// Re-evaluates what the absorbed drains can have moved and delivers it, once for all of them.
@@ -56,13 +83,16 @@ extension NetlinkEngine {
             changes.isBroad = true
         }
         let unchanged = publishMoved(by: changes, links: links)
+        guard change.mayBeUnfinished else { return }
+        // The kernel could not be waited for (`settle`): look again shortly, as it may still
+        // have been removing what it announced.
         if result.isSingleRouteDeletion {
             // One route deleted, nothing else: a monitor whose path the first look changed saw
             // the route gone; only those it left as they were may have met it still there.
             var look = SecondLook(movesDefaultRoutes: changes.isBroad || changes.affectsDefaultRoutes)
             for core in unchanged { look.cores[ObjectIdentifier(core)] = core }
             scheduleSecondLook(look)
-        } else if result.hadDeletions {
+        } else {
             scheduleSecondLook(SecondLook(routes: changes, links: links))
         }
     }
@@ -107,9 +137,10 @@ extension NetlinkEngine {
         }
     }
 
-    /// Looks again, shortly, at what a deletion may have moved: the kernel announces a deleted
-    /// route before it removes it, and no later message tells when it is gone. Deletions within the
-    /// delay share one second look; dedupe keeps it silent when nothing moved.
+    /// Looks again, shortly, at what a deletion may have moved, when `settle` could not wait for
+    /// the kernel to finish it: the kernel announces a deleted route before it removes it, and no
+    /// later message tells when it is gone. Deletions within the delay share one second look;
+    /// dedupe keeps it silent when nothing moved.
     func scheduleSecondLook(_ look: SecondLook) {
         guard !look.isEmpty else { return }
         if var pending = secondLook {

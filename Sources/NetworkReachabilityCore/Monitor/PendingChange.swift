@@ -7,4 +7,7 @@ import ReachabilityNetlink
 struct PendingChange {
     var base: KernelSnapshot
     var drained = DrainResult()
+    /// A deletion among the drains may not be over in the kernel (`NetlinkEngine.settle` could not
+    /// wait for it): the engine looks again shortly after propagating.
+    var mayBeUnfinished = false
 }
