@@ -14,7 +14,7 @@ package struct CaptivePortalAPIClient {
     /// - Throws: when the URI is not an `https://` URL a probe could fetch (the announcement's
     ///   parsers accept only those; a fixture could hold another).
     package init(uri: String, timeout: Duration, caFile: String?, namespace: NetworkNamespace,
-                 resolver: ResolverPool, signal: ProbeSignal) throws(ReachabilityError) {
+                 resolver: ResolverPool?, signal: ProbeSignal) throws(ReachabilityError) {
         let probe = try ConnectivityProbe(url: uri, timeout: timeout, interval: timeout, caFile: caFile)
         guard probe.kind == .https else { throw .invalidProbe(uri, reason: "the captive-portal API is fetched over https:// only") }
         self.uri = uri

@@ -11,7 +11,9 @@ import Glibc
 package struct ProbeRunner {
     package let probe: ConnectivityProbe
     package let namespace: NetworkNamespace
-    package let resolver: ResolverPool
+    /// The pool of the namespace's engine; nil when there is none (the namespace vanished, or
+    /// could not be opened), and then a name fails at once rather than after the timeout.
+    package let resolver: ResolverPool?
     package let signal: ProbeSignal
 
     /// - Returns: the answer, or nil when the probe was cancelled.
@@ -145,6 +147,7 @@ package struct ProbeRunner {
 
     package func resolve(deadline: ContinuousClock.Instant) -> Result<[IPAddress], ProbeFailure> {
         if let literal = try? IPAddress(probe.host) { return .success([literal]) }
+        guard let resolver else { return .failure(.failed("name '\(probe.host)' not resolved: the namespace cannot be opened")) }
         let outcome = LockedState<ResolutionOutcome?>(nil)
         let signal = self.signal
         resolver.submit(ResolverPool.Job(name: probe.host) { result in
@@ -169,7 +172,7 @@ package struct ProbeRunner {
         }
     }
 
-    package init(probe: ConnectivityProbe, namespace: NetworkNamespace, resolver: ResolverPool, signal: ProbeSignal) {
+    package init(probe: ConnectivityProbe, namespace: NetworkNamespace, resolver: ResolverPool?, signal: ProbeSignal) {
         self.probe = probe
         self.namespace = namespace
         self.resolver = resolver

@@ -11,24 +11,22 @@ import Glibc
 /// `poll`'s own timeout, and `DispatchTime`, run on `CLOCK_MONOTONIC`, which stands still while
 /// the machine is suspended: a re-probe due in 5 minutes would come 5 minutes after a resume,
 /// however long the sleep. A `CLOCK_BOOTTIME` timer that expired during the sleep is readable at
-/// once on resume. The descriptor is polled like any other (it is readable once expired) and
-/// closed when the timer goes.
-package final class BootClockTimer: Sendable {
-    /// For `poll`: readable once the timer expired, until `drain`.
-    package let descriptor: Int32
-
+/// once on resume. The descriptor is polled like any other (it is readable once expired).
+///
+/// Functions over a bare descriptor, not an object that closes it: the prober hands the
+/// descriptor to its engine's loop (`EventWaiter.watch`), which owns it from then on and closes
+/// it once no longer polled; a second owner would close it twice.
+package enum BootClockTimer {
+    /// A new, disarmed timer; the caller owns the descriptor.
     /// - Returns: nil when no timer can be made (out of descriptors, or a kernel without it).
-    package init?() {
+    package static func make() -> Int32? {
         let made = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
-        guard made >= 0 else { return nil }
-        descriptor = made
+        return made >= 0 ? made : nil
     }
-
-    deinit { Syscalls.close(descriptor) }
 
     /// Expires once, `delay` from now (an earlier setting is replaced). - Returns: false when the kernel refused.
     @discardableResult
-    package func arm(after delay: Duration) -> Bool {
+    package static func arm(_ descriptor: Int32, after delay: Duration) -> Bool {
         // A zero `it_value` would disarm: the shortest delay is one nanosecond.
         let nanoseconds = max(1, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         var setting = itimerspec()
@@ -38,14 +36,14 @@ package final class BootClockTimer: Sendable {
     }
 
     /// Stops the timer; an expiry not yet read is dropped too.
-    package func disarm() {
+    package static func disarm(_ descriptor: Int32) {
         var setting = itimerspec()
         _ = timerfd_settime(descriptor, 0, &setting, nil)
-        drain()
+        drain(descriptor)
     }
 
     /// Reads the expiry count, so `poll` waits again.
-    package func drain() {
+    package static func drain(_ descriptor: Int32) {
         var expirations: UInt64 = 0
         _ = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
     }

@@ -15,16 +15,17 @@ import Dispatch
 /// from 5 s (or the interval, if shorter), doubling up to the interval; none while no subscriber
 /// has a satisfied path, so an idle process wakes once per interval.
 ///
-/// The timers are kept by a poll loop of its own (`EventWaiter`, made at the first timer), never
-/// by a `DispatchSource`: libdispatch's timers need its epoll descriptor, whose creation traps
-/// (SIGILL) when descriptors run out. With no loop to be had (descriptors or threads out) the
-/// prober keeps no timer: answers still come on path changes and from `probeNow`.
+/// The timers are kept by the loop of an engine of its namespace (`ProberLoop`, taken at the
+/// first probe), whose pool also resolves the probe's names: a prober adds no thread and no pool
+/// of its own. Never by a `DispatchSource`: libdispatch's timers need its epoll descriptor, whose
+/// creation traps (SIGILL) when descriptors run out. With no engine to be had (the namespace
+/// vanished, descriptors out) the prober keeps no timer: answers still come on path changes and
+/// from `probeNow`.
 final class ConnectivityProber: Sendable {
     let configuration: ProberConfiguration
     let namespace: NetworkNamespace
     let control = DispatchQueue(label: "network-reachability.connectivity")
     private let worker = DispatchQueue(label: "network-reachability.connectivity.probe")
-    private let resolver: ResolverPool
     let state = LockedState(State())
 
     struct Subscriber {
@@ -64,10 +65,9 @@ final class ConnectivityProber: Sendable {
         /// Bumped whenever the timer is replaced or dropped: a timer whose action was already on its
         /// way to the control queue then finds itself stale and does nothing.
         var timerGeneration: UInt64 = 0
-        /// Keeps the timers; made at the first one.
-        var waiter: EventWaiter?
-        /// The boot-clock timer that loop polls; nil without one.
-        var clock: BootClockTimer?
+        /// The engine whose loop keeps the timers and whose pool resolves names; taken at the
+        /// first probe, kept until the prober goes (`engineLoop()`).
+        var loop: ProberLoop?
         var timerDue = false
         /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the
     /// schedule restarted (a path moved or dropped, or nobody listens).
@@ -83,7 +83,7 @@ final class ConnectivityProber: Sendable {
 
         /// Cancels the timer (one whose action is already on its way finds its generation stale).
         mutating func dropTimer() {
-            timer?.cancel(on: waiter)
+            timer?.cancel(in: loop)
             clockAction = nil
             timer = nil
             timerDue = false
@@ -94,7 +94,6 @@ final class ConnectivityProber: Sendable {
     init(configuration: ProberConfiguration, namespace: NetworkNamespace) {
         self.configuration = configuration
         self.namespace = namespace
-        self.resolver = ResolverPool(namespace: namespace)
         #if DEBUG
         self.testSeam = nil
         #endif
@@ -108,20 +107,21 @@ final class ConnectivityProber: Sendable {
          fetchesAPIAlone: Bool = false) {
         self.configuration = ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone)
         self.namespace = namespace
-        self.resolver = ResolverPool(namespace: namespace)
         self.testSeam = TestSeam(isPassive: passive, run: run)
     }
 
     #endif
 
     deinit {
-        state.withLock { state in
+        let loop = state.withLock { state in
             state.dropTimer()
             state.inFlight?.signal.cancel()
             state.inFlight?.waiters.forEach { $0() }
             state.waiters.forEach { $0() }
+            return state.loop
         }
-        resolver.stop()
+        // The engine's loop closes the clock's descriptor once it no longer polls it.
+        loop?.end()
     }
 
     // MARK: - From the monitors
@@ -299,6 +299,7 @@ final class ConnectivityProber: Sendable {
 
     private func finish(_ id: UInt64, answer: ConnectivityAnswer?) {
         dispatchPrecondition(condition: .onQueue(control))
+        _ = engineLoop()  // for `armTimer`, taken outside the lock
         var targets: [Target] = []
         let waiters = state.withLock { state -> [@Sendable () -> Void]? in
             guard let current = state.inFlight, current.id == id else { return nil }

@@ -51,6 +51,20 @@ enum EngineRegistry {
         return engine
     }
 
+    /// An engine of `namespace` for work that serves its monitors whatever their interface policy
+    /// (a connectivity prober's timers and names): one already open under any policy, else one
+    /// opened under the default policy, which the namespace's next monitors of that policy share.
+    ///
+    /// - Throws: as `engine(for:policy:)`: the namespace vanished, or descriptors ran out.
+    static func engine(anyPolicyIn namespace: NetworkNamespace) throws(ReachabilityError) -> NetlinkEngine {
+        let identity = try NamespaceEntry.identity(of: namespace)
+        let open = engines.withLock { engines in
+            engines.first { $0.key.identity == identity && $0.value.engine != nil }?.value.engine
+        }
+        if let open { return open }
+        return try engine(for: namespace, policy: InterfacePolicy())
+    }
+
     /// Drops `engine` from the registry (its namespace vanished), so the next monitor of that
     /// namespace opens it afresh, or fails when it is really gone.
     static func forget(_ engine: NetlinkEngine) {

@@ -23,9 +23,10 @@ import Glibc
 /// outside the queue (`EngineThreadOutbox`).
 ///
 /// The engine's other descriptors (the resolver-configuration inotify, the namespace-vanish
-/// inotify or pidfd) are watched in the same `poll` (`watch(_:onReadable:)`): the engine
-/// activates no `DispatchSource`, so it never needs libdispatch's epoll descriptor, whose
-/// creation traps when descriptors run out, and a watch costs no dispatch memory.
+/// inotify or pidfd, the boot clocks of the namespace's connectivity probers) are watched in the
+/// same `poll` (`watch(_:onReadable:)`): the engine activates no `DispatchSource`, so it never
+/// needs libdispatch's epoll descriptor, whose creation traps when descriptors run out, and a
+/// watch costs no dispatch memory.
 final class EventWaiter: DescriptorWatching {
     private let control = LockedState(WaiterControl())
     private let channel: WakePipe
@@ -85,7 +86,8 @@ final class EventWaiter: DescriptorWatching {
     }
 
     /// Runs `action` on the queue once `deadline` has passed: the loop's one kind of timer (the
-    /// second look after a deletion, the resync after an overrun, host names' re-resolution).
+    /// second look after a deletion, the resync after an overrun, host names' re-resolution, a
+    /// prober's re-probe where no boot clock could be made).
     /// Dispatch's timers (`asyncAfter`, timer sources) would need its epoll descriptor, and cost
     /// two wake-ups. Never runs after `cancel` or `stop`.
     func schedule(at deadline: DispatchTime, _ action: @escaping @Sendable () -> Void) -> WatchToken {
@@ -130,6 +132,19 @@ final class EventWaiter: DescriptorWatching {
             return nil
         }
         if let closeNow { Syscalls.close(closeNow) } else { channel.poke() }
+    }
+
+    /// Runs `body` with the descriptor of `token`'s watch, under the waiter's lock, so that the
+    /// descriptor cannot be closed meanwhile (a descriptor leaves `watches` under the lock before
+    /// anyone closes it). A prober arms its timer this way: the waiter owns that descriptor, and
+    /// closes it when its thread ends (the namespace vanished), after which the number may name
+    /// another file. Keep `body` to a non-blocking call. From any thread.
+    /// - Returns: `body`'s result; nil when the watch is gone (the descriptor is closed or closing).
+    func whileWatched<Result>(_ token: WatchToken, _ body: (Int32) -> Result) -> Result? {
+        control.withLock { control in
+            guard !control.exited, let watch = control.watches[token.value] else { return nil }
+            return body(watch.fileDescriptor)
+        }
     }
 
     /// Ends the thread: it runs no handler after it sees this, releases `keepAlive` and exits.

@@ -75,13 +75,18 @@ final class NetlinkEngine: @unchecked Sendable {
     /// swift-metrics; nil (and free) when the process bootstrapped no backend.
     let metrics: EngineMetrics?
     var hosts: [String: HostEntry] = [:]
-    /// Made with the first host name; stopped with the engine or the namespace.
-    var resolverPoolIfStarted: ResolverPool?
+    /// Made with the first host name, or the first probe of a connectivity prober of this
+    /// namespace, which resolves its names here instead of in a pool of its own; stopped with the
+    /// engine or the namespace. Behind a lock, not the queue: the prober asks from its own queue.
+    private let resolvers = LockedState<ResolverPool?>(nil)
+    var resolverPoolIfStarted: ResolverPool? { resolvers.withLock { $0 } }
     var resolverPool: ResolverPool {
-        if let pool = resolverPoolIfStarted { return pool }
-        let pool = ResolverPool(namespace: namespace)
-        resolverPoolIfStarted = pool
-        return pool
+        resolvers.withLock { pool in
+            if let pool { return pool }
+            let made = ResolverPool(namespace: namespace)
+            pool = made
+            return made
+        }
     }
     var configurationWatcher: ResolverConfigurationWatcher?
     /// The default routes' verdicts when names were last resolved: names resolve again when they move.
@@ -210,6 +215,10 @@ final class NetlinkEngine: @unchecked Sendable {
             subscriberInterfaces[id] = nil
         }
     }
+
+    /// The engine's loop, from any thread; nil once the namespace vanished (its thread has ended).
+    /// The connectivity probers of the namespace keep their timers on it.
+    var eventLoop: EventWaiter? { poster.withLock { $0.waiter } }
 
     /// Runs `work` on the queue later, from the waiter's thread (`EventWaiter.post`): no dispatch
     /// worker thread is needed, so a pids limit cannot hang it. Once the waiter is gone (the

@@ -9,7 +9,8 @@ import ReachabilityResolution
 struct ProbeJob: Sendable {
     let configuration: ProberConfiguration
     let namespace: NetworkNamespace
-    let resolver: ResolverPool
+    /// The engine's pool; nil when no engine of the namespace could be had (names then fail).
+    let resolver: ResolverPool?
     /// The announced API's URI for the paths probed; nil: none announced.
     let api: String?
 

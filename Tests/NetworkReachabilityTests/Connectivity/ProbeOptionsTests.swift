@@ -50,17 +50,18 @@ final class ProbeOptionsTests: XCTestCase {
     }
 
     func testBootClockTimer_readableOnceExpired_notAfterDisarm() throws {
-        let timer = try XCTUnwrap(BootClockTimer())
+        let timer = try XCTUnwrap(BootClockTimer.make())
+        defer { close(timer) }
         func readable(within milliseconds: Int32) -> Bool {
-            var fds = [pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0)]
             return poll(&fds, 1, milliseconds) == 1
         }
-        XCTAssertTrue(timer.arm(after: .milliseconds(20)))
+        XCTAssertTrue(BootClockTimer.arm(timer, after: .milliseconds(20)))
         XCTAssertTrue(readable(within: 2000))
-        timer.drain()
+        BootClockTimer.drain(timer)
         XCTAssertFalse(readable(within: 0), "drained")
-        timer.arm(after: .milliseconds(20))
-        timer.disarm()
+        BootClockTimer.arm(timer, after: .milliseconds(20))
+        BootClockTimer.disarm(timer)
         XCTAssertFalse(readable(within: 100), "disarmed")
     }
 }

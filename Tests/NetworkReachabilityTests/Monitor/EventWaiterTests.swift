@@ -44,6 +44,37 @@ final class EventWaiterTests: XCTestCase {
         // Then the accepted post runs as the thread ends
         XCTAssertEqual(postRan.wait(timeout: .now() + Self.timeout), .success, "the post accepted before stop ran")
     }
+
+    /// A prober's boot clock watched by the loop fires through its handler, and is reachable
+    /// (`whileWatched`) only while the loop holds it open: not after `unwatch`, nor once the
+    /// thread ended (the namespace vanished), when the loop has closed it and its number may be
+    /// another file's.
+    func testWatchedBootClock_fires_reachableOnlyWhileWatched() throws {
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[1]) }
+        let waiter = try EventWaiter(fileDescriptor: ends[0], queue: DispatchQueue(label: "event-waiter-test"),
+                                     keepAlive: PipeEnd(ends[0]), readable: {})
+        let clock = try XCTUnwrap(BootClockTimer.make())
+        let fired = DispatchSemaphore(value: 0)
+        let token = waiter.watch(clock) {
+            BootClockTimer.drain(clock)
+            fired.signal()
+        }
+        XCTAssertEqual(waiter.whileWatched(token) { BootClockTimer.arm($0, after: .milliseconds(10)) }, true)
+        XCTAssertEqual(fired.wait(timeout: .now() + Self.timeout), .success, "the handler ran on expiry")
+        waiter.unwatch(token)
+        XCTAssertNil(waiter.whileWatched(token) { _ in true }, "unwatched: the loop closes it")
+
+        let kept = waiter.watch(try XCTUnwrap(BootClockTimer.make())) {}
+        XCTAssertEqual(waiter.whileWatched(kept) { _ in true }, true)
+        waiter.stop()
+        let deadline = DispatchTime.now() + Self.timeout
+        while waiter.whileWatched(kept, { _ in true }) != nil {
+            guard DispatchTime.now() < deadline else { return XCTFail("still reachable after the thread ended") }
+            usleep(1000)
+        }
+    }
 }
 
 /// The read end of the test's pipe, closed when the waiter's thread lets it go.
