@@ -1,19 +1,18 @@
 import Dispatch
 import Foundation
 import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// Probers of one namespace share its engine: the engine's loop keeps their re-probe timers and
 /// its pool resolves their names, so a prober costs a descriptor (its boot clock), not a thread.
 final class ConnectivitySharedLoopTests: XCTestCase {
     static let probers = 12
-    /// What may differ between two settled counts whatever the probers do (a dispatch worker
-    /// that another test's work keeps busy); one thread per prober would be 12.
-    static let threadMargin = 2
 
     /// Given one started monitor with a probe, when 12 more monitors of 12 other probe
-    /// configurations in the namespace start and are answered, then the process has at most a few
-    /// threads more, not one per prober; and once they go, no descriptor of theirs stays open.
+    /// configurations in the namespace start and are answered, then the process has no more library
+    /// loop threads (named `EventWaiter.threadName`) than before: the engine's one, not one per
+    /// prober; and once they go, no descriptor of theirs stays open.
     func testProbersOfManyConfigurations_addNoThreadEach_closeTheirClocks() throws {
         try withProbeLab { lab in
             // Distinct intervals make distinct configurations, hence distinct probers; long ones,
@@ -26,15 +25,15 @@ final class ConnectivitySharedLoopTests: XCTestCase {
             let first = try watched(0)
             defer { first.monitor.cancel() }
             XCTAssertTrue(first.wait(for: .full))
-            let threadsBefore = try XCTUnwrap(Self.settledThreads(), "the thread count settled")
+            let loopsBefore = ProcessResources.threads(named: EventWaiter.threadName)
+            XCTAssertGreaterThan(loopsBefore, 0, "the engine's loop thread is named")
             let descriptorsBefore = ProcessResources.descriptors
 
             var others = try (1...Self.probers).map(watched)
             for watch in others { XCTAssertTrue(watch.wait(for: .full)) }
             XCTAssertEqual(lab.connections, Self.probers + 1, "one probe per configuration")
-            let threadsAfter = try XCTUnwrap(Self.settledThreads(), "the thread count settled")
-            XCTAssertLessThanOrEqual(threadsAfter - threadsBefore, Self.threadMargin,
-                                     "\(Self.probers) probers added \(threadsAfter - threadsBefore) threads")
+            let loopsAfter = ProcessResources.threads(named: EventWaiter.threadName)
+            XCTAssertEqual(loopsAfter, loopsBefore, "\(Self.probers) probers added \(loopsAfter - loopsBefore) loop threads")
 
             others.forEach { $0.monitor.cancel() }
             others.removeAll()
@@ -51,25 +50,5 @@ final class ConnectivitySharedLoopTests: XCTestCase {
             usleep(20_000)
         }
         return true
-    }
-
-    /// The thread count once it stayed the same for 6 s, or nil after 60 s. Dispatch keeps an idle
-    /// worker for about 5 s after its last work item (the probes and the deliveries ran on some):
-    /// a count taken sooner counts workers that are about to go, which would hide or fake a
-    /// thread per prober.
-    private static func settledThreads() -> Int? {
-        let deadline = Date().addingTimeInterval(60)
-        var count = ProcessResources.threads
-        var since = Date()
-        while Date() < deadline {
-            usleep(100_000)
-            let now = ProcessResources.threads
-            if now != count {
-                (count, since) = (now, Date())
-            } else if Date().timeIntervalSince(since) >= 6 {
-                return count
-            }
-        }
-        return nil
     }
 }
