@@ -17,16 +17,24 @@ package struct RoutePrefix: Sendable, Hashable {
 
     /// - Parameter bytes: the prefix's bytes in network order; those past the family's size are
     ///   ignored, missing ones are zero (bits past `length` are ignored when comparing).
-    package init<Bytes: Sequence<UInt8>>(family: IPAddress.Family, bytes: Bytes, length: Int) {
+    ///
+    /// Not generic: the engine makes one per route message, from another module, where a generic
+    /// initialiser runs unspecialised (a metadata lookup and boxed iteration for each message).
+    package init(family: IPAddress.Family, bytes: UnsafeRawBufferPointer, length: Int) {
         self.family = family
         self.length = length
-        for (index, byte) in bytes.enumerated() where index < family.byteCount {
+        for index in 0..<min(bytes.count, family.byteCount) {
             if index < 8 {
-                high |= UInt64(byte) << UInt64(56 - 8 * index)
+                high |= UInt64(bytes[index]) << UInt64(56 - 8 * index)
             } else {
-                low |= UInt64(byte) << UInt64(56 - 8 * (index - 8))
+                low |= UInt64(bytes[index]) << UInt64(56 - 8 * (index - 8))
             }
         }
+    }
+
+    /// The same from any sequence of bytes (tests, the command's parsing).
+    package init<Bytes: Sequence<UInt8>>(family: IPAddress.Family, bytes: Bytes, length: Int) {
+        self = Array(bytes).withUnsafeBytes { RoutePrefix(family: family, bytes: $0, length: length) }
     }
 
     /// The byte at `index` (0 is the first in network order).

@@ -57,6 +57,13 @@ struct JSONWriter {
     /// everything else as UTF-8.
     static func appendString(_ value: String, to out: inout String) {
         out += "\""
+        // Nearly every string of a record (names, addresses, flags) needs no escape: appended whole,
+        // not scalar by scalar.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += value
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
