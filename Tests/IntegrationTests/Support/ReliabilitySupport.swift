@@ -169,15 +169,6 @@ enum ProcessResources {
         entries(of: "/proc/self/task")
     }
 
-    /// The threads named `name` (`/proc/self/task/*/comm`).
-    static func threads(named name: String) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
-            return comm?.trimmingCharacters(in: .whitespacesAndNewlines) == name
-        }.count
-    }
-
     /// Resident memory in bytes (`/proc/self/statm`, second field).
     static var residentBytes: Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
