@@ -36,15 +36,21 @@ extension NetlinkEngine {
     }
 
     /// How many times `settle` waits for the kernel's operations before it leaves the rest to a
-    /// second look: each wait ends one operation, and a later drain shows whether another began.
-    static let settleRounds = 3
+    /// second look: each wait ends one operation, and a later drain shows whether another began
+    /// (a downed link: its IPv6 addresses' and routes' messages come in the drain after the wait).
+    static let settleRounds = 2
+
+    /// A drain of more messages than this is a storm of changes (a routing daemon's, a host
+    /// starting containers), which holds the kernel's lock most of the time: waiting for it there
+    /// would cost more than it saves, as a waiter spins on the lock. The second look stays.
+    static let settleMessageLimit = 64
 
     /// Waits, after a drain that announced a deletion or a change of links or addresses, until the
     /// kernel has finished the operation that sent it (`RouteLookupSocket.awaitRoutingLock`), and
     /// adds what the operation sent meanwhile: the lookups then meet the routes as they are after
     /// it (a downed link's IPv4 routes flushed, a deleted route gone), so one pass tells the whole
     /// change, with no timer and no second pass. A route added alone needs no wait: the kernel
-    /// announces it once it is in place.
+    /// announces it once it is in place. An overrun needs none either: the resync rereads all.
     ///
     /// - Returns: the drains merged, and whether every such operation is known to be over.
     func settle(_ drained: DrainResult, from sockets: EngineSockets) -> (DrainResult, finished: Bool) {
@@ -52,7 +58,8 @@ extension NetlinkEngine {
         var latest = drained
         for _ in 0..<Self.settleRounds {
             guard latest.hadDeletions || latest.linksOrAddressesChanged else { return (result, true) }
-            guard sockets.lookup.awaitRoutingLock() else { return (result, false) }
+            guard !latest.overrun, latest.messages <= Self.settleMessageLimit,
+                  sockets.lookup.awaitRoutingLock() else { return (result, false) }
             counters.settles += 1
             latest = sockets.events.drain()
             result.formUnion(latest)
