@@ -1,10 +1,12 @@
 import Foundation
 import NetworkReachability
+@testable import NetworkReachabilityCore
 import XCTest
 
 /// The captive-portal API's fetch shares and cancels as a probe does (docs/semantics.md,
 /// "Connectivity"): 1,000 monitors of a namespace with the same announced API send one request
-/// per schedule, and a fetch cancelled in flight leaves no callback and no descriptor behind.
+/// per schedule, monitors of one prober on interfaces with different APIs each get their own
+/// interface's answer, and a fetch cancelled in flight leaves no callback and no descriptor behind.
 final class CaptivePortalAPILifecycleTests: XCTestCase {
     private static let portalURL = "https://portal.nrx.test/login"
 
@@ -64,6 +66,44 @@ final class CaptivePortalAPILifecycleTests: XCTestCase {
                 api.requests > requestsBefore
             }
             XCTAssertEqual(api.requests, requestsBefore + 1, "the cancelled fetch was the only one")
+        }
+    }
+
+    /// One prober, two interfaces, two announced APIs: the general monitor's path uses `c0`, whose
+    /// API says `captive: true`; an address monitor's uses `c1` (10.89.0.0/24 on-link), whose API
+    /// says `captive: false`. Each monitor gets the answer of its own interface's API.
+    func testMonitorsOfOneProber_onInterfacesWithDifferentAPIs_eachGetTheirOwnAnswer() throws {
+        try withCaptiveAPILab { api in
+            let client = api.tls.lab.client
+            try client.addVeth("c1", peer: "c1p", addresses: ["10.89.0.1/24"], linkLocal: false)
+            try client.waitForLink("c1", carrier: true)
+            let openURI = "https://probe.nrx.test:8444/as/open"
+            api.setMode("captive")
+            try api.announce(CaptiveAPILab.uri, index: try client.index(of: "c0"))
+            try api.announce(openURI, index: try client.index(of: "c1"))
+            let general = try fetchingMonitor(api)
+            let onC1 = try PathMonitor(address: "10.89.0.2", namespace: client.reference,
+                                       interfacePolicy: InterfacePolicy(sysfsRoot: nil, networkdLinksRoot: api.networkdRoot))
+            onC1.fetchesCaptivePortalAPI = true
+            onC1.captivePortalAPICAFile = api.tls.caFile
+            XCTAssertTrue(general.core.connectivityProber === onC1.core.connectivityProber, "one prober for both")
+            let portal = ConnectivityWatch(general), open = ConnectivityWatch(onC1)
+            defer { [general, onC1].forEach { $0.cancel() } }
+
+            XCTAssertTrue(portal.wait(for: .portal))
+            let portalPath = try XCTUnwrap(portal.paths.all.last)
+            XCTAssertEqual(portalPath.interface?.name, "c0")
+            XCTAssertEqual(portalPath.portalURL, Self.portalURL)
+            XCTAssertEqual(portalPath.connectivitySource, .captivePortalAPI(CaptiveAPILab.uri))
+            XCTAssertTrue(open.wait(for: .full))
+            let openPath = try XCTUnwrap(open.paths.all.last)
+            XCTAssertEqual(openPath.interface?.name, "c1")
+            XCTAssertEqual(openPath.captivePortalAPI, openURI)
+            XCTAssertEqual(openPath.connectivitySource, .captivePortalAPI(openURI))
+            XCTAssertEqual(openPath.captivePortal, CaptivePortalStatus(captive: false, secondsRemaining: 120))
+            XCTAssertNil(openPath.portalURL)
+            XCTAssertEqual(portal.connectivities.filter { $0 == .full }, [], "never the other interface's answer")
+            XCTAssertEqual(open.connectivities.filter { $0 == .portal }, [], "never the other interface's answer")
         }
     }
 }
