@@ -10,10 +10,11 @@ import Dispatch
 ///
 /// Its control runs on a serial queue of its own, the probe itself on a second one (it blocks in
 /// `poll`, bounded by the probe's timeout): never on the engine's queue, so a flags callback
-/// never waits for a probe. At most one probe is in flight; a path change of any subscriber
-/// cancels it and starts another. Timers: `interval` after `full`; after `limited` or `portal`
-/// from 5 s (or the interval, if shorter), doubling up to the interval; none while no subscriber
-/// has a satisfied path, so an idle process wakes once per interval.
+/// never waits for a probe; and a monitor tells it of a path change only after its callbacks for
+/// that change ran (`PendingDelivery.then`). At most one probe is in flight; a path change of
+/// any subscriber cancels it and starts another. Timers: `interval` after `full`; after
+/// `limited` or `portal` from 5 s (or the interval, if shorter), doubling up to the interval;
+/// none while no subscriber has a satisfied path, so an idle process wakes once per interval.
 ///
 /// The timers are kept by the loop of an engine of its namespace (`ProberLoop`, taken at the
 /// first probe), whose pool also resolves the probe's names: a prober adds no thread and no pool
