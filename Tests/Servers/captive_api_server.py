@@ -7,6 +7,7 @@ TLS with CERTS/good.pem and .key, then, by DIR/mode (read at each connection):
 `captive` ({"captive": true, a user-portal-url, ...}), `open` ({"captive": false}),
 `wrongtype` (the `open` JSON as text/html), `garbage` (application/captive+json that is not
 JSON), `huge` (a 1 MiB body, without a Content-Length), `stallbody` (the head, then nothing); `stall` never answers the handshake.
+A request for /as/MODE answers as MODE whatever DIR/mode says: two announced URIs, two answers.
 DIR/connections counts accepted connections, DIR/requests requests read over TLS, DIR/accept
 holds the last request's Accept header; DIR/ready appears once the socket listens.
 """
@@ -46,6 +47,9 @@ class Handler(server_state.Handler):
             self.state.count("requests")
             accept = [line.split(":", 1)[1].strip() for line in request.split("\r\n") if line.lower().startswith("accept:")]
             self.state.write("accept", accept[0] if accept else "-")
+            target = request.split(" ", 2)[1] if request.count(" ") >= 2 else ""
+            if target.startswith("/as/"):
+                behaviour = target[len("/as/"):]
             if behaviour == "captive":
                 tls.sendall(head("application/captive+json", len(CAPTIVE)) + CAPTIVE)
             elif behaviour == "open":

@@ -116,7 +116,7 @@ private func contextSwitches() -> Int {
     return usage.ru_nvcsw + usage.ru_nivcsw
 }
 
-/// When a monitor's flags callback last ran.
-private final class Stamp: Sendable {
+/// When a monitor's flags callback last ran (the probe scenarios').
+final class Stamp: Sendable {
     let value = Atomic<Int64>(0)
 }

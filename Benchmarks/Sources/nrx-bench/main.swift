@@ -688,8 +688,9 @@ do {
     case "status": statusScenario()
     case "drive": try driveScenario()
     case "probe": try probeScenario()
+    case "probe-flags": try probeFlagsScenario()
     default:
-        note("usage: nrx-bench flags|first-callback|memory|reeval|routes|quiet|flap|status|drive|probe [--options]; see the header of main.swift")
+        note("usage: nrx-bench flags|first-callback|memory|reeval|routes|quiet|flap|status|drive|probe|probe-flags [--options]; see the header of main.swift")
         exit(2)
     }
 } catch {

@@ -10,10 +10,11 @@ import Dispatch
 ///
 /// Its control runs on a serial queue of its own, the probe itself on a second one (it blocks in
 /// `poll`, bounded by the probe's timeout): never on the engine's queue, so a flags callback
-/// never waits for a probe. At most one probe is in flight; a path change of any subscriber
-/// cancels it and starts another. Timers: `interval` after `full`; after `limited` or `portal`
-/// from 5 s (or the interval, if shorter), doubling up to the interval; none while no subscriber
-/// has a satisfied path, so an idle process wakes once per interval.
+/// never waits for a probe; and a monitor tells it of a path change only after its callbacks for
+/// that change ran (`PendingDelivery.then`). At most one probe is in flight; a path change of
+/// any subscriber cancels it and starts another. Timers: `interval` after `full`; after
+/// `limited` or `portal` from 5 s (or the interval, if shorter), doubling up to the interval;
+/// none while no subscriber has a satisfied path, so an idle process wakes once per interval.
 ///
 /// The timers are kept by the loop of an engine of its namespace (`ProberLoop`, taken at the
 /// first probe), whose pool also resolves the probe's names: a prober adds no thread and no pool
@@ -250,20 +251,22 @@ final class ConnectivityProber: Sendable {
             let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var waiters = newWaiters
             if let inFlight = state.inFlight {
-                // Unless a path it probes for moved since it started, the probe in flight answers
-                // for everyone: monitors that joined since are added to it, not sent a probe of their own.
+                // Unless a path it probes for moved since it started, or a monitor joined with an
+                // announced API it does not fetch, the probe in flight answers for everyone:
+                // monitors that joined since are added to it, not sent a probe of their own.
                 let moved = byID.contains { id, target in inFlight.targets[id].map { $0.epoch != target.epoch } ?? false }
-                if !moved {
+                let apis = Set(inFlight.targets.values.map(\.key.captivePortalAPI))
+                if !moved && byID.values.allSatisfy({ apis.contains($0.key.captivePortalAPI) }) {
                     state.inFlight?.targets.merge(byID) { old, _ in old }
                     state.inFlight?.onDemand.merge(forced) { _, new in new }
                     state.inFlight?.waiters += newWaiters
                     return nil
                 }
-                // A path it probed for moved: the probe starts again, and so does the backoff.
+                // The run starts again, with every API; after a moved path, so does the backoff.
                 inFlight.signal.cancel()
                 waiters += inFlight.waiters
                 state.inFlight = nil
-                state.backoff = nil
+                if moved { state.backoff = nil }
             } else if !stale && state.timer != nil {
                 // No timer means nobody listened since the last answer (every monitor stopped,
                 // then one started again with the same path): that answer may be old, so probe.
@@ -282,36 +285,36 @@ final class ConnectivityProber: Sendable {
             return flight
         }
         guard let start else { return }
-        // The API announced for the paths probed (the first one's, when monitors disagree).
-        let api = start.targets.values.sorted { $0.id < $1.id }.lazy.compactMap(\.key.captivePortalAPI).first
-        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: resolver, api: api)
+        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: resolver,
+                           apis: Set(start.targets.values.map(\.key.captivePortalAPI)))
         #if DEBUG
         let run = testSeam?.run
         #else
         let run: (@Sendable (ProbeSignal) -> ConnectivityAnswer?)? = nil
         #endif
         worker.async { [weak self] in
-            let answer = if let run { run(start.signal) } else { job.run(signal: start.signal) }
+            let answers = if let run { job.everyone(run(start.signal)) } else { job.run(signal: start.signal) }
             guard let self else { return }
-            self.control.async { self.finish(start.id, answer: answer) }
+            self.control.async { self.finish(start.id, answers: answers) }
         }
     }
 
-    private func finish(_ id: UInt64, answer: ConnectivityAnswer?) {
+    private func finish(_ id: UInt64, answers: ProbeJob.Answers?) {
         dispatchPrecondition(condition: .onQueue(control))
         _ = engineLoop()  // for `armTimer`, taken outside the lock
-        var targets: [Target] = []
+        var targets: [(Target, ConnectivityAnswer)] = []
         let waiters = state.withLock { state -> [@Sendable () -> Void]? in
             guard let current = state.inFlight, current.id == id else { return nil }
             state.inFlight = nil
-            guard let answer else { return current.waiters }
-            targets = Array(current.targets.values)
-            for target in targets {
+            guard let answers else { return current.waiters }
+            // Every target's API is among the run's (one joining with another restarts the run).
+            targets = current.targets.values.compactMap { target in answers[target.key.captivePortalAPI].map { (target, $0) } }
+            for (target, answer) in targets {
                 state.subscribers[target.id]?.answeredEpoch = target.epoch
                 state.answers[target.key] = answer
             }
             let delay: Duration
-            if answer.connectivity == .full {
+            if answers.values.allSatisfy({ $0.connectivity == .full }) {
                 state.backoff = nil
                 delay = configuration.interval
             } else {
@@ -324,9 +327,9 @@ final class ConnectivityProber: Sendable {
         }
         guard let waiters else { return }
         defer { waiters.forEach { $0() } }
-        guard let answer else { return }
-        log(answer)
-        for target in targets { target.core.applyConnectivity(answer, epoch: target.epoch) }
+        guard let answers else { return }
+        answers.values.forEach(log)
+        for (target, answer) in targets { target.core.applyConnectivity(answer, epoch: target.epoch) }
         reconsider()
     }
 }

@@ -160,8 +160,15 @@ final class MonitorCore: Sendable {
         let core: MonitorCore
         let queue: DispatchQueue
         let delivery: DeliveryChannel.Delivery
+        /// What the prober hears once the faces ran: told before, the probe the change starts
+        /// (its pass, its socket, its handshake) competed with this delivery for the CPU, and the
+        /// flags callback came ~0.3 ms later on a loaded machine (BENCHMARKS.md, issue 23).
+        var then: ConnectivityOverlay.Event = .nothing
 
-        func run() { core.run(delivery) }
+        func run() {
+            core.run(delivery)
+            core.connectivityEvent(then)
+        }
 
         /// Sends it where it runs: after the current turn when made on a loop's thread for a
         /// monitor scheduled there, else on its queue.
@@ -201,9 +208,11 @@ final class MonitorCore: Sendable {
             state.hasState = true
             return state.publish(path)
         }
-        connectivityEvent(event) // outside the lock: it may call the prober
-        guard let (queue, delivery) = work else { return Update(changed: changed) }
-        return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: changed)
+        guard let (queue, delivery) = work else {
+            connectivityEvent(event) // outside the lock: it may call the prober
+            return Update(changed: changed)
+        }
+        return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery, then: event), changed: changed)
     }
 
     /// On the schedule's queue: runs the faces there, or hands the run to the schedule's hop.

@@ -47,6 +47,20 @@ final class HTTPSProbeTests: XCTestCase {
         }
     }
 
+    /// The file is read in chunks: a certificate whose marker straddles two is found, and one
+    /// after the read limit is not.
+    func testCAFile_markerAcrossAChunkBoundary_isFound_pastTheLimit_isNot() throws {
+        let path = "/tmp/nrx-ca-chunks-\(getpid()).pem"
+        defer { unlink(path) }
+        let certificate = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
+        XCTAssertTrue(writeFile(path, String(repeating: "#", count: ProbeCAFile.chunkBytes - 10) + certificate))
+        XCTAssertEqual(try ConnectivityProbe(url: "https://h/", caFile: path).caFile, path)
+        XCTAssertTrue(writeFile(path, String(repeating: "#", count: ProbeCAFile.readLimit) + certificate))
+        XCTAssertThrowsError(try ConnectivityProbe(url: "https://h/", caFile: path)) { error in
+            XCTAssertTrue("\(error)".contains("holds no PEM certificate"), "\(error)")
+        }
+    }
+
     func testCertificateVerdicts_haveTheirWords() {
         XCTAssertEqual(TLSConnection.certificateKind(X509_V_ERR_CERT_HAS_EXPIRED_VALUE), "certificate expired")
         XCTAssertEqual(TLSConnection.certificateKind(X509_V_ERR_HOSTNAME_MISMATCH_VALUE), "wrong host name")

@@ -39,8 +39,10 @@ final class ConnectivityProberTests: XCTestCase {
         return (core, paths)
     }
 
+    /// The engine's delivery of `path`, run: the prober hears of it after the faces ran.
     private func record(_ core: MonitorCore, _ path: NetworkPath) {
         MonitorCore.deliver([core.publish(path).delivery].compactMap { $0 })
+        queue.sync {}
     }
 
     private func waitUntil(_ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) {
