@@ -1,5 +1,5 @@
 import Foundation
-import ReachabilityCompat
+@testable import ReachabilityCompat
 import Synchronization
 import XCTest
 
@@ -102,15 +102,17 @@ extension CompatTests {
             var context = plainContext(for: probe)
             XCTAssertTrue(SCNetworkReachabilitySetCallback(target, Self.recordingCallback, &context))
 
-            // The first schedule's delivery reaches the run loop, which does not run yet
+            // The first schedule's delivery reaches the run loop, which does not run yet: the
+            // schedule queues it on the run-loop schedules' queue, which hands it to the run loop
             XCTAssertTrue(SCNetworkReachabilityScheduleWithRunLoop(target, RunLoop.current, .default))
-            Thread.sleep(forTimeInterval: 0.3 * ReliabilityEnvironment.timeScale)
+            RunLoopSchedule.queue.sync {}
             XCTAssertTrue(SCNetworkReachabilityUnscheduleFromRunLoop(target, RunLoop.current, .default))
             XCTAssertTrue(SCNetworkReachabilityScheduleWithRunLoop(target, RunLoop.current, .default))
 
-            // Only the new schedule's first callback runs
+            // Only the new schedule's first callback runs: the run loop performs its blocks in
+            // order, so the old schedule's had its turn (and was dropped) before the new one ran
             XCTAssertTrue(spinRunLoop { probe.flags.values.count >= 1 })
-            spinRunLoop(for: 0.3)
+            RunLoop.current.run(mode: .default, before: Date())  // any block still queued runs now
             XCTAssertEqual(probe.flags.values, [.reachable])
             XCTAssertTrue(SCNetworkReachabilityUnscheduleFromRunLoop(target, RunLoop.current, .default))
         }
