@@ -112,7 +112,7 @@ extension CompatTests {
             // Only the new schedule's first callback runs: the run loop performs its blocks in
             // order, so the old schedule's had its turn (and was dropped) before the new one ran
             XCTAssertTrue(spinRunLoop { probe.flags.values.count >= 1 })
-            RunLoop.current.run(mode: .default, before: Date())  // any block still queued runs now
+            _ = RunLoop.current.run(mode: .default, before: Date())  // any block still queued runs now
             XCTAssertEqual(probe.flags.values, [.reachable])
             XCTAssertTrue(SCNetworkReachabilityUnscheduleFromRunLoop(target, RunLoop.current, .default))
         }
