@@ -24,7 +24,7 @@ package enum ProbeCAFile {
         defer { close(fd) }
         // In chunks, never the whole limit at once: the captive-portal API's client makes a probe
         // (so this check) at every fetch, and a 4 MiB buffer there cost a millisecond of CPU and
-        // page faults beside the engine's threads (BENCHMARKS.md, issue 23).
+        // page faults beside the engine's threads (BENCHMARKS.md, "HTTPS probes").
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         var window: [UInt8] = []  // the last chunk after the tail of the one before (a marker may straddle them)
         var total = 0

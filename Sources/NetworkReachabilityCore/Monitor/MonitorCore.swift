@@ -162,7 +162,7 @@ final class MonitorCore: Sendable {
         let delivery: DeliveryChannel.Delivery
         /// What the prober hears once the faces ran: told before, the probe the change starts
         /// (its pass, its socket, its handshake) competed with this delivery for the CPU, and the
-        /// flags callback came ~0.3 ms later on a loaded machine (BENCHMARKS.md, issue 23).
+        /// flags callback came ~0.3 ms later on a loaded machine (BENCHMARKS.md, "HTTPS probes").
         var then: ConnectivityOverlay.Event = .nothing
 
         func run() {
