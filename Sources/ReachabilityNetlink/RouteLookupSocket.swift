@@ -175,33 +175,31 @@ package final class RouteLookupSocket {
 
     /// Whether `datagram` holds the acknowledgement (or refusal) of request `sequence`.
     private static func acknowledges(sequence: UInt32, in datagram: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while datagram.count - offset >= messageHeaderLength {
-            let length = Int(datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            guard length >= messageHeaderLength, length <= datagram.count - offset else { return false }
-            let type = datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self)
-            if Int32(type) == NLMSG_ERROR, datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self) == sequence {
-                return true
-            }
-            offset += RouteMessageParser.align(length)
+        var found = false
+        forEachHeader(in: datagram) { type, number, _ in
+            if Int32(type) == NLMSG_ERROR, number == sequence { found = true }
         }
-        return false
+        return found
     }
 
     /// The answers in the first `count` bytes of the receive buffer, with their sequence numbers.
     private func forEachMessage(in count: Int, _ body: (UInt32, RouteAnswer) -> Void) {
-        let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])
-        // nlmsg_ok / nlmsg_next: a header, a length that covers it and stays inside.
+        Self.forEachHeader(in: UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])) { type, sequence, payload in
+            if let answer = Self.answer(type: type, payload: payload) { body(sequence, answer) }
+        }
+    }
+
+    /// Each message of `datagram`: its type, sequence number and payload (nlmsg_ok / nlmsg_next:
+    /// a header, a length that covers it and stays inside; the walk ends at the first that is not).
+    private static func forEachHeader(in datagram: UnsafeRawBufferPointer,
+                                      _ body: (UInt16, UInt32, UnsafeRawBufferPointer) -> Void) {
         var offset = 0
-        while count - offset >= Self.messageHeaderLength {
+        while datagram.count - offset >= messageHeaderLength {
             let length = Int(datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            guard length >= Self.messageHeaderLength, length <= count - offset else { break }
-            if let answer = Self.answer(
-                type: datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self),
-                payload: UnsafeRawBufferPointer(rebasing: datagram[offset + Self.messageHeaderLength ..< offset + length])
-            ) {
-                body(datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self), answer)
-            }
+            guard length >= messageHeaderLength, length <= datagram.count - offset else { return }
+            body(datagram.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self),
+                 datagram.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self),
+                 UnsafeRawBufferPointer(rebasing: datagram[offset + messageHeaderLength ..< offset + length]))
             offset += RouteMessageParser.align(length)
         }
     }

@@ -37,18 +37,9 @@ final class ConnectivitySharedLoopTests: XCTestCase {
 
             others.forEach { $0.monitor.cancel() }
             others.removeAll()
-            let closed = Self.waitUntil { ProcessResources.descriptorsOpened(since: descriptorsBefore).isEmpty }
-            XCTAssertTrue(closed, "left open: \(ProcessResources.descriptorsOpened(since: descriptorsBefore))")
+            try waitUntil("the probers' descriptors are closed: \(ProcessResources.descriptorsOpened(since: descriptorsBefore))") {
+                ProcessResources.descriptorsOpened(since: descriptorsBefore).isEmpty
+            }
         }
-    }
-
-    /// Polls `condition` until it holds or 30 s passed. - Returns: whether it held.
-    private static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
     }
 }
