@@ -87,6 +87,12 @@ package struct EvaluationPass {
         return missing
     }
 
+    /// Makes room for the answers of `targets` targets at once: ten thousand distinct destinations
+    /// would otherwise regrow the table a dozen times in one pass.
+    package mutating func reserveAnswers(forTargets targets: Int) {
+        if targets > answers.capacity { answers.reserveCapacity(targets) }
+    }
+
     /// Takes the kernel's `found` answers to `questions`, in order.
     package mutating func take(_ found: [RouteAnswer], for questions: [RouteQuestion]) {
         for (question, answer) in zip(questions, found) { answers[question] = answer }

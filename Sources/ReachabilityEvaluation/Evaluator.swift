@@ -90,7 +90,7 @@ package enum Evaluator {
         switch target {
         case .pair(let local?, nil):
             // Only a local address: reachable while the host holds it, as the route to it would be `local`.
-            guard let holder = snapshot.addresses.first(where: { $0.address.bytes == local.bytes }) else {
+            guard let holder = snapshot.addresses.first(where: { $0.address.sameBytes(as: local) }) else {
                 return .unsatisfied(.localAddressUnavailable)
             }
             return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil, interfaceIndex: holder.interfaceIndex, gateways: [])

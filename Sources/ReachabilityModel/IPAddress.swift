@@ -32,8 +32,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The family of the address.
     public let family: Family
+    /// The address's bytes as they lie in memory (network order), the rest zero: kept inline, not
+    /// in an array, so copying an address (every target, question and answer holds one) costs no
+    /// retain and making one no allocation.
+    private let first8: UInt64
+    private let last8: UInt64
     /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
     /// The zone of an IPv6 address, if one was given.
     public let scope: Scope?
 
@@ -83,10 +88,30 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Precondition: `bytes.count` is 4 for IPv4 and 16 for IPv6.
     package init(family: Family, bytes: [UInt8], scope: Scope? = nil) {
-        precondition(bytes.count == family.byteCount, "address bytes do not match the family")
+        self = bytes.withUnsafeBytes { IPAddress(family: family, raw: $0, scope: scope) }
+    }
+
+    /// Makes an address from its bytes in network order, without an array.
+    ///
+    /// - Precondition: `raw.count` is 4 for IPv4 and 16 for IPv6.
+    package init(family: Family, raw: UnsafeRawBufferPointer, scope: Scope? = nil) {
+        precondition(raw.count == family.byteCount, "address bytes do not match the family")
+        var words: (UInt64, UInt64) = (0, 0)
+        Swift.withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: raw) }
         self.family = family
-        self.bytes = bytes
+        (first8, last8) = words
         self.scope = scope
+    }
+
+    /// Calls `body` with the address's bytes in network order (4 or 16 of them).
+    package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        var words = (first8, last8)
+        return try Swift.withUnsafeBytes(of: &words) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(family.byteCount))) }
+    }
+
+    /// Whether the two addresses have the same family and bytes (their scopes aside).
+    package func sameBytes(as other: IPAddress) -> Bool {
+        family == other.family && first8 == other.first8 && last8 == other.last8
     }
 
     /// Reads a `sockaddr_in` or `sockaddr_in6`; a non-zero `sin6_scope_id` becomes the scope.
@@ -103,27 +128,26 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
                 throw .invalidSocketAddress(reason: "length \(length) is shorter than sockaddr_in (\(MemoryLayout<sockaddr_in>.size))")
             }
             let sin = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
-            let bytes = withUnsafeBytes(of: sin.sin_addr) { Array($0) }
-            self.init(family: .ipv4, bytes: bytes)
+            self = Swift.withUnsafeBytes(of: sin.sin_addr) { IPAddress(family: .ipv4, raw: $0) }
         case AF_INET6:
             if let length, length < MemoryLayout<sockaddr_in6>.size {
                 throw .invalidSocketAddress(reason: "length \(length) is shorter than sockaddr_in6 (\(MemoryLayout<sockaddr_in6>.size))")
             }
             let sin6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
-            let bytes = withUnsafeBytes(of: sin6.sin6_addr) { Array($0) }
-            self.init(family: .ipv6, bytes: bytes, scope: sin6.sin6_scope_id == 0 ? nil : .index(Int(sin6.sin6_scope_id)))
+            let scope: Scope? = sin6.sin6_scope_id == 0 ? nil : .index(Int(sin6.sin6_scope_id))
+            self = Swift.withUnsafeBytes(of: sin6.sin6_addr) { IPAddress(family: .ipv6, raw: $0, scope: scope) }
         default:
             throw .invalidSocketAddress(reason: "family \(family) is neither AF_INET (\(AF_INET)) nor AF_INET6 (\(AF_INET6))")
         }
     }
 
     /// Whether this is `0.0.0.0` or `::`: the zero address, which stands for "the internet over this family".
-    public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
+    public var isUnspecified: Bool { first8 == 0 && last8 == 0 }
 
     /// The address without its scope, as `inet_ntop` writes it.
     public var addressString: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let text: String? = bytes.withUnsafeBytes { raw in
+        let text: String? = withUnsafeBytes { raw in
             buffer.withUnsafeMutableBufferPointer { out in
                 guard inet_ntop(family.addressFamily, raw.baseAddress, out.baseAddress, socklen_t(out.count)) != nil else { return nil }
                 return String(cString: out.baseAddress!)

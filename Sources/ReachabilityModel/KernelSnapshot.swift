@@ -11,7 +11,7 @@ package struct KernelSnapshot: Sendable, Equatable {
 
     /// Whether some interface holds this address (scope ignored).
     package func owns(_ address: IPAddress) -> Bool {
-        addresses.contains { $0.address.family == address.family && $0.address.bytes == address.bytes }
+        addresses.contains { $0.address.sameBytes(as: address) }
     }
 
     /// Indexes of the interfaces that hold at least one address reaching beyond their link:

@@ -46,15 +46,17 @@ package struct RoutePrefix: Sendable, Hashable {
     /// Whether `address` lies inside the prefix (scope ignored).
     package func contains(_ address: IPAddress) -> Bool {
         guard address.family == family else { return false }
-        var remaining = min(length, family.byteCount * 8)
-        var index = 0
-        while remaining > 0 {
-            guard index < address.bytes.count else { return false }
-            let mask: UInt8 = remaining >= 8 ? 0xFF : ~(0xFF >> UInt8(remaining))
-            if byte(at: index) & mask != address.bytes[index] & mask { return false }
-            remaining -= 8
-            index += 1
+        return address.withUnsafeBytes { bytes in
+            var remaining = min(length, family.byteCount * 8)
+            var index = 0
+            while remaining > 0 {
+                guard index < bytes.count else { return false }
+                let mask: UInt8 = remaining >= 8 ? 0xFF : ~(0xFF >> UInt8(remaining))
+                if byte(at: index) & mask != bytes[index] & mask { return false }
+                remaining -= 8
+                index += 1
+            }
+            return true
         }
-        return true
     }
 }

@@ -74,7 +74,7 @@ package struct NeighbourFilter {
             let kind = payload.loadUnaligned(fromByteOffset: offset + 2, as: UInt16.self) & 0x3FFF
             if kind == destinationAttribute {
                 guard length - 4 == 16 else { return nil }
-                return IPAddress(family: .ipv6, bytes: Array(payload[offset + 4 ..< offset + 20]))
+                return IPAddress(family: .ipv6, raw: UnsafeRawBufferPointer(rebasing: payload[offset + 4 ..< offset + 20]))
             }
             offset += (length + 3) & ~3
         }

@@ -14,9 +14,9 @@ extension IPAddress {
         guard let raw = nl_addr_get_binary_addr(address) else { return nil }
         switch (family, length) {
         case (AF_INET, 4):
-            self.init(family: .ipv4, bytes: Array(UnsafeRawBufferPointer(start: raw, count: 4)))
+            self.init(family: .ipv4, raw: UnsafeRawBufferPointer(start: raw, count: 4))
         case (AF_INET6, 16):
-            self.init(family: .ipv6, bytes: Array(UnsafeRawBufferPointer(start: raw, count: 16)))
+            self.init(family: .ipv6, raw: UnsafeRawBufferPointer(start: raw, count: 16))
         default:
             return nil
         }

@@ -121,8 +121,8 @@ package enum RouteMessageParser {
     /// An address of `family` whose bytes are the whole attribute; nil for another length or family.
     package static func address(_ payload: UnsafeRawBufferPointer, _ range: Range<Int>, family: Int32) -> IPAddress? {
         switch (family, range.count) {
-        case (AF_INET, 4): IPAddress(family: .ipv4, bytes: Array(payload[range]))
-        case (AF_INET6, 16): IPAddress(family: .ipv6, bytes: Array(payload[range]))
+        case (AF_INET, 4): IPAddress(family: .ipv4, raw: UnsafeRawBufferPointer(rebasing: payload[range]))
+        case (AF_INET6, 16): IPAddress(family: .ipv6, raw: UnsafeRawBufferPointer(rebasing: payload[range]))
         default: nil
         }
     }

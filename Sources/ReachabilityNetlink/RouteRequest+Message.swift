@@ -38,8 +38,8 @@ extension RouteRequest {
                 .copyMemory(from: bytes)
             length += RouteMessageParser.align(attributeLength)  // the padding is already zero
         }
-        destination.bytes.withUnsafeBytes { put(RTA_DST, $0) }
-        source?.bytes.withUnsafeBytes { put(RTA_SRC, $0) }
+        destination.withUnsafeBytes { put(RTA_DST, $0) }
+        source?.withUnsafeBytes { put(RTA_SRC, $0) }
         if let outputInterface {
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: outputInterface)) { put(RTA_OIF, $0) }
         }

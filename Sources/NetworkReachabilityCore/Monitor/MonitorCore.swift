@@ -228,7 +228,7 @@ final class MonitorCore: Sendable {
     private func runFaces(_ delivery: DeliveryChannel.Delivery, if isWanted: () -> Bool = { true }) {
         calloutLock.whileLocked {
             guard isWanted() else { return }
-            let due = state.withLock { state -> (PathMonitor?, [MonitorFaces.Callout])? in
+            let due = state.withLock { state -> (PathMonitor?, DueCallouts)? in
                 guard state.channel.admit(delivery) else { return nil }
                 return (state.owner.monitor, state.faces.due(for: delivery.path))
             }
@@ -237,7 +237,7 @@ final class MonitorCore: Sendable {
             // `owner` keeps the monitor alive while its callbacks run: releasing the last
             // reference from inside a callback deallocates it only after they return.
             withExtendedLifetime(owner) {
-                for callout in callouts { callout.run(delivery.path, owner: owner) }
+                callouts.forEach { $0.run(delivery.path, owner: owner) }
             }
         }
     }

@@ -78,8 +78,8 @@ struct MonitorFaces {
     }
 
     /// The faces `path` is news to, in slot order; each now counts it as seen.
-    mutating func due(for path: NetworkPath) -> [Callout] {
-        var due: [Callout] = []
+    mutating func due(for path: NetworkPath) -> DueCallouts {
+        var due = DueCallouts()
         for index in faces.indices {
             guard let face = faces[index] else { continue }
             let isNews = face.callout.watchesFlagsOnly ? face.lastSeen?.flags != path.flags : face.lastSeen != path

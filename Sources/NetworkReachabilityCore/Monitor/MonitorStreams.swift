@@ -26,6 +26,7 @@ struct MonitorStreams {
 
     /// Yields `path` to every stream that has not had it last.
     mutating func yield(_ path: NetworkPath) {
+        guard !streams.isEmpty else { return } // the common monitor: no iterator made per change
         for (id, stream) in streams where stream.lastYielded != path {
             streams[id]?.lastYielded = path
             stream.continuation.yield(path)

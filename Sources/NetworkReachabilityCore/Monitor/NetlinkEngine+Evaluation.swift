@@ -89,26 +89,36 @@ extension NetlinkEngine {
             counters.lookups += questions.count
             preferenceCache = (routingGeneration, pass.preference)
         }
-        // Batch by batch: the batch's questions, the ones not yet answered asked together, then the paths.
-        var batchStart = 0
-        while batchStart < targets.count {
-            let batch = batchStart..<min(batchStart + EvaluationPass.batchSize, targets.count)
-            batchStart = batch.upperBound
-            let resolutions = batch.map { resolution(for: targets[$0]) }
-            let asked = zip(batch, resolutions).map { pass.questions(for: targets[$0], resolution: $1) }
-            let missing = pass.unanswered(asked)
-            if !missing.isEmpty {
-                pass.take(oracle.answers(missing), for: missing)
-                counters.lookups += missing.count
-            }
-            for (offset, position) in batch.enumerated() {
-                let resolution = resolutions[offset]
-                if resolution?.state == .pending && !includingPending {
-                    body(position, nil)
-                } else {
-                    body(position, pass.path(for: targets[position], questions: asked[offset], resolution: resolution))
+        // Equal targets (ten thousand monitors of one destination) are evaluated once a pass and
+        // share the path; a lone target needs no table for that.
+        let distinct = targets.count > 1 ? DistinctTargets(targets) : nil
+        let evaluated = distinct?.targets ?? targets
+        pass.reserveAnswers(forTargets: evaluated.count)
+        var paths: [NetworkPath?] = []
+        paths.reserveCapacity(evaluated.count)
+        // Batch by batch: the batch's questions, the ones not yet answered asked together, then the
+        // paths; each monitor hears its path as soon as its target's batch is done.
+        for position in targets.indices {
+            let slot = distinct?.slots[position] ?? position
+            if slot == paths.count {
+                let batch = slot..<min(slot + EvaluationPass.batchSize, evaluated.count)
+                let resolutions = batch.map { resolution(for: evaluated[$0]) }
+                let asked = zip(batch, resolutions).map { pass.questions(for: evaluated[$0], resolution: $1) }
+                let missing = pass.unanswered(asked)
+                if !missing.isEmpty {
+                    pass.take(oracle.answers(missing), for: missing)
+                    counters.lookups += missing.count
+                }
+                for (offset, index) in batch.enumerated() {
+                    let resolution = resolutions[offset]
+                    if resolution?.state == .pending && !includingPending {
+                        paths.append(nil)
+                    } else {
+                        paths.append(pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution))
+                    }
                 }
             }
+            body(position, paths[slot])
         }
         noteExpiries(pass.answers)
     }

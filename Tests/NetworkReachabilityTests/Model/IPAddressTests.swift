@@ -78,6 +78,24 @@ final class IPAddressTests: XCTestCase {
         XCTAssertNotEqual(try IPAddress("0.0.0.0"), try IPAddress("::"))
     }
 
+    /// The bytes are kept inline: what goes in by either initialiser comes out the same, in
+    /// network order, and equal bytes hash alike whichever way they came.
+    func testBytes_roundTripThroughTheInlineStorage() throws {
+        let v4 = try IPAddress("192.0.2.255")
+        XCTAssertEqual(v4.bytes, [192, 0, 2, 255])
+        XCTAssertEqual(v4.withUnsafeBytes { Array($0) }, [192, 0, 2, 255])
+        let v6 = try IPAddress("2001:db8::ff01")
+        XCTAssertEqual(v6.bytes, [0x20, 0x01, 0x0d, 0xb8] + Array(repeating: 0, count: 10) + [0xff, 0x01])
+        let rebuilt = IPAddress(family: .ipv6, bytes: v6.bytes)
+        XCTAssertEqual(rebuilt, v6)
+        XCTAssertEqual(rebuilt.hashValue, v6.hashValue)
+        XCTAssertEqual(rebuilt.description, "2001:db8::ff01")
+        XCTAssertTrue(try IPAddress("fe80::1%eth0").sameBytes(as: try IPAddress("fe80::1")), "scope aside")
+        XCTAssertFalse(try IPAddress("0.0.0.1").sameBytes(as: try IPAddress("::1")), "families differ")
+        XCTAssertFalse(try IPAddress("255.255.255.255").isUnspecified)
+        XCTAssertTrue(IPAddress(family: .ipv4, bytes: [0, 0, 0, 0]).isUnspecified)
+    }
+
     // MARK: - Rejected strings
 
     private func assertInvalid(
