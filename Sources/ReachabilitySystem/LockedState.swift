@@ -13,26 +13,53 @@ import Glibc
 /// callout lock is held around user code and taken again from it (`RecursiveLock`), and threads
 /// that sleep until a value changes wait on a condition (`WaitableState`).
 ///
-/// `@unchecked Sendable`: `value` is touched only with `mutex` held; the mutex's storage is
-/// allocated once and never moves.
-package final class LockedState<Value: Sendable>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: Value
+/// `@unchecked Sendable`: the buffer's value is touched only with its mutex held (and
+/// `ManagedBuffer`, which the buffer is, cannot be marked `Sendable` itself).
+///
+/// The value and the mutex live in one allocation (a `ManagedBuffer`, as swift-nio keeps its
+/// locks): a monitor holds several locks, and a mutex allocated on its own was a second block
+/// each (10,000 monitors' memory, BENCHMARKS.md). A copy of a `LockedState` is the same lock.
+package struct LockedState<Value: Sendable>: @unchecked Sendable {
+    private let buffer: MutexBuffer<Value>
 
     package init(_ value: Value) {
-        self.value = value
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        buffer = MutexBuffer.make(value, recursive: false)
     }
 
     /// Runs `body` with the value, the lock held. No user code and no libnl call belong in `body`.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try buffer.withLock(body)
+    }
+}
+
+/// A value and the pthread mutex that guards it, in one heap block; the mutex lies in the
+/// buffer's tail storage, which never moves while the buffer lives.
+package final class MutexBuffer<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    package static func make(_ value: Value, recursive: Bool) -> MutexBuffer {
+        // `create` makes an instance of the class it is called on: this one.
+        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: MutexBuffer.self)
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            if recursive { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)) }
+            pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+        }
+        return buffer
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+        }
+    }
+
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
     }
 }

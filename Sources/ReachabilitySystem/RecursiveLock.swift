@@ -11,27 +11,15 @@ import Musl
 /// monitor, which takes it again on the same thread (to wait out a callback in flight). Every
 /// other lock is a `LockedState`, never held around user code.
 ///
-/// `@unchecked Sendable`: the mutex's storage is allocated once and never moves.
-package final class RecursiveLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+/// The mutex lives in the lock's own allocation (`MutexBuffer`), not in a block of its own.
+/// `@unchecked Sendable`: the buffer holds nothing but the mutex.
+package struct RecursiveLock: @unchecked Sendable {
+    private let buffer = MutexBuffer.make((), recursive: true)
 
-    package init() {
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    package init() {}
 
     /// Runs `body` with the lock held; the thread that holds it may take it again inside.
     package func whileLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try buffer.withLock { _ in try body() }
     }
 }

@@ -2,17 +2,24 @@ import NetworkReachabilityCore
 
 /// `--json`: one object per line, with the keys in the order of docs/cli-notes.md, "The record".
 ///
-/// Written with a `JSONWriter` into one string reserved for the whole line (the output path of
-/// every change: no tree of values, no growing).
+/// Written with a `JSONWriter` as bytes into the printer's buffer (the output path of every
+/// change: no tree of values, no strings, no allocation once the buffer has grown).
 struct JSONRecordFormatter: RecordFormatter {
-    /// Larger than a record with a few interfaces, so the line is never regrown.
+    /// Larger than a record with a few interfaces, so a line is rarely regrown.
     static let lineCapacity = 1024
 
     func format(_ record: Record) -> String {
-        var json = JSONWriter(capacity: Self.lineCapacity)
+        var line: [UInt8] = []
+        line.reserveCapacity(Self.lineCapacity)
+        write(record, into: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    func write(_ record: Record, into line: inout [UInt8]) {
+        var json = JSONWriter(taking: &line)
         Self.write(record, to: &json)
         json.newline()
-        return json.text
+        line = json.bytes
     }
 
     /// The record as a JSON object; `addresses` only for a host name.
@@ -43,7 +50,7 @@ struct JSONRecordFormatter: RecordFormatter {
         json.key("interface")
         if let interface = path.interface { write(interface, to: &json) } else { json.null() }
         json.key("gateways"); json.beginArray()
-        for gateway in path.gateways { json.string(gateway.addressString) }
+        for gateway in path.gateways { json.address(gateway) }
         json.endArray()
         json.key("availableInterfaces"); json.beginArray()
         for interface in path.availableInterfaces { write(interface, to: &json) }

@@ -15,6 +15,15 @@ struct Record: Sendable {
 /// Turns a record into the text written for it, newline included.
 protocol RecordFormatter: Sendable {
     func format(_ record: Record) -> String
+    /// Replaces `line`'s contents with the record's text, newline included, keeping its capacity.
+    func write(_ record: Record, into line: inout [UInt8])
+}
+
+extension RecordFormatter {
+    func write(_ record: Record, into line: inout [UInt8]) {
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: format(record).utf8)
+    }
 }
 
 /// The formatter the options ask for.

@@ -13,7 +13,8 @@ import Musl
 final class RecordPrinter: Sendable {
     private let formatter: any RecordFormatter
     private let limit: Int?
-    private let printed = LockedState(0)
+    /// The records written so far, and the buffer each is formatted into (kept: no allocation a record).
+    private let printed = LockedState((count: 0, line: [UInt8]()))
 
     /// - Parameters:
     ///   - formatter: turns each record into its line.
@@ -26,16 +27,16 @@ final class RecordPrinter: Sendable {
     /// Writes `record`; exits 0 when it was the last one `limit` allows, and 2 when standard
     /// output cannot be written (a closed pipe, with SIGPIPE ignored).
     func print(_ record: Record) {
-        let line = formatter.format(record)
-        printed.withLock { count in
-            if let limit, count >= limit { return }  // another thread is ending the process
+        printed.withLock { printed in
+            if let limit, printed.count >= limit { return }  // another thread is ending the process
+            formatter.write(record, into: &printed.line)
             do {
-                try StandardStreams.writeRecord(line)
+                try StandardStreams.writeRecord(printed.line)
             } catch {
                 Failure.terminate(with: error)
             }
-            count += 1
-            if let limit, count >= limit {
+            printed.count += 1
+            if let limit, printed.count >= limit {
                 exit(0)
             }
         }

@@ -14,19 +14,22 @@ enum StandardStreams {
     @discardableResult
     static func send(_ text: String, to descriptor: Int32) -> Int32 {
         var text = text
-        return text.withUTF8 { bytes -> Int32 in
-            guard let base = bytes.baseAddress else { return 0 }
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+        return text.withUTF8 { send(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+
+    /// Writes all of `bytes`, retrying after signals. - Returns: 0, or the errno of the failure.
+    static func send(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return 0
+            offset += written
         }
+        return 0
     }
 
     /// Writes one record to standard output.
@@ -34,6 +37,12 @@ enum StandardStreams {
     /// - Throws: `CommandFailure.outputFailed` when standard output is closed or broken.
     static func writeRecord(_ text: String) throws(CommandFailure) {
         let code = send(text, to: STDOUT_FILENO)
+        if code != 0 { throw .outputFailed(errno: code) }
+    }
+
+    /// The same for a record's bytes, in one `write` (unless the kernel takes fewer).
+    static func writeRecord(_ bytes: [UInt8]) throws(CommandFailure) {
+        let code = bytes.withUnsafeBytes { send($0, to: STDOUT_FILENO) }
         if code != 0 { throw .outputFailed(errno: code) }
     }
 

@@ -20,14 +20,14 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
 
     /// `2026-11-21T23:59:59.123456Z`.
     var description: String {
-        var text = ""
-        write(to: &text)
-        return text
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `description` to `out` piece by piece: each piece is a small string, stored
-    /// inline, so a JSON record's time costs no allocation.
-    func write(to out: inout String) {
+    /// Appends `description`'s bytes to `out`, digit by digit: a JSON record's time costs no
+    /// string and no allocation.
+    func write(to out: inout [UInt8]) {
         var clock = time_t(seconds)
         var fields = tm()
         gmtime_r(&clock, &fields)
@@ -40,15 +40,21 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
         Self.append(microseconds, width: 6, then: "Z", to: &out)
     }
 
-    private static func append(_ number: Int, width: Int, then separator: String, to out: inout String) {
-        out += pad(number, width)
-        out += separator
-    }
-
-    /// The number in decimal, with leading zeros up to `width` digits.
-    private static func pad(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// `number` in decimal with leading zeros up to `width` digits, then `separator`.
+    private static func append(_ number: Int, width: Int, then separator: Unicode.Scalar, to out: inout [UInt8]) {
+        var divisor = 1
+        var digits = 1
+        while digits < width || number / divisor >= 10 {
+            divisor *= 10
+            digits += 1
+        }
+        var rest = number
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+        out.append(UInt8(ascii: separator))
     }
 }
 

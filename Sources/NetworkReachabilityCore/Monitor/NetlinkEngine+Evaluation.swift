@@ -94,14 +94,17 @@ extension NetlinkEngine {
         let distinct = targets.count > 1 ? DistinctTargets(targets) : nil
         let evaluated = distinct?.targets ?? targets
         pass.reserveAnswers(forTargets: evaluated.count)
+        // The paths of distinct targets, for the monitors that share them (none kept for a lone target).
         var paths: [NetworkPath?] = []
-        paths.reserveCapacity(evaluated.count)
+        if distinct != nil { paths.reserveCapacity(evaluated.count) }
+        var evaluatedCount = 0
         // Batch by batch: the batch's questions, the ones not yet answered asked together, then the
         // paths; each monitor hears its path as soon as its target's batch is done.
         for position in targets.indices {
             let slot = distinct?.slots[position] ?? position
-            if slot == paths.count {
+            if slot == evaluatedCount {
                 let batch = slot..<min(slot + EvaluationPass.batchSize, evaluated.count)
+                evaluatedCount = batch.upperBound
                 let resolutions = batch.map { resolution(for: evaluated[$0]) }
                 let asked = zip(batch, resolutions).map { pass.questions(for: evaluated[$0], resolution: $1) }
                 let missing = pass.unanswered(asked)
@@ -111,14 +114,12 @@ extension NetlinkEngine {
                 }
                 for (offset, index) in batch.enumerated() {
                     let resolution = resolutions[offset]
-                    if resolution?.state == .pending && !includingPending {
-                        paths.append(nil)
-                    } else {
-                        paths.append(pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution))
-                    }
+                    let path = resolution?.state == .pending && !includingPending
+                        ? nil : pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution)
+                    if distinct == nil { body(index, path) } else { paths.append(path) }
                 }
             }
-            body(position, paths[slot])
+            if distinct != nil { body(position, paths[slot]) }
         }
         noteExpiries(pass.answers)
     }
