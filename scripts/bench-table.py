@@ -33,6 +33,8 @@ if os.path.exists(path):
             key = rec.get("scenario")
             if key == "flap":
                 key += f"-{rec.get('kind')}"
+            if key == "idle":
+                key += f"-{rec.get('observer')}"
             if key in ("memory", "reeval"):
                 key += f"-{rec.get('monitors')}" + ("-same" if rec.get("same_destination") else "")
             scen[key] = rec
@@ -180,6 +182,61 @@ if st:
     row("`ReachabilityStatus(flags:)` throughput", "(pure part of the evaluator)", f"{st['ns_per_call']} ns/call",
         f"{st['million_per_second']} M/s", verdict(None))
 
+# --- against GLib in the same run: the third performance round's targets ------------------------
+glib_rows = []
+
+
+def ratio(a, b):
+    return None if a is None or not b else round(a / b, 2)
+
+
+for kind, label in NAMES.items():
+    h = harness.get(kind, {})
+    us, g = h.get(US), h.get("glib")
+    if not us or not g:
+        continue
+    r = ratio(lat(us, "p50"), lat(g, "p50"))
+    glib_rows.append((f"p50, {label}", "≤ 1.0× GLib", f"{lat(us, 'p50')} µs = {r}×", f"GLib {lat(g, 'p50')} µs", verdict(r is not None and r <= 1.0)))
+    r = ratio(cpu(us), cpu(g))
+    glib_rows.append((f"CPU per change, {label}", "≤ 1.0× GLib", f"{cpu(us)} µs = {r}×", f"GLib {cpu(g)} µs", verdict(r is not None and r <= 1.0)))
+    glib_rows.append((f"p99, {label}", "< 1000 µs", f"{lat(us, 'p99')} µs", f"GLib {lat(g, 'p99')} µs", verdict(lat(us, "p99") is not None and lat(us, "p99") < 1000)))
+h = harness.get("churn", {})
+if h.get(US) and h.get("glib"):
+    r = ratio(cpu(h[US]), cpu(h["glib"]))
+    glib_rows.append(("container churn: CPU per churn event; spurious records", "≤ 1.0× GLib; 0",
+                      f"{cpu(h[US])} µs = {r}×; {h[US].get('spurious_events')} spurious",
+                      f"GLib {cpu(h['glib'])} µs; {h['glib'].get('spurious_events')} spurious",
+                      verdict(r is not None and r <= 1.0 and h[US].get("spurious_events") == 0)))
+for kind in ["link-flap", "route-flap", "addr-flap"]:
+    h = harness.get(kind, {})
+    rss, grss = h.get(US, {}).get("observer", {}).get("peak_rss_kib"), h.get("glib", {}).get("observer", {}).get("peak_rss_kib")
+    if rss and grss:
+        r = ratio(rss, grss)
+        glib_rows.append((f"peak RSS of `watch`, {NAMES[kind]} run", "< 2× gmon", f"{rss} KiB = {r}×", f"gmon {grss} KiB", verdict(r < 2)))
+        break
+for key, target in (("reeval-10000-same", "< 10 ms"), ("reeval-10000", "≤ 1.3× their raw lookups")):
+    e = scen.get(key)
+    if not e:
+        continue
+    p50 = e["all_callbacks_us"]["p50"]
+    if key.endswith("same"):
+        glib_rows.append(("10,000 monitors, one destination: change → last callback", target, f"p50 {p50 / 1000:.1f} ms",
+                          f"CPU {e['cpu_us_per_change']['p50'] / 1000:.1f} ms/change", verdict(p50 < 10000)))
+    else:
+        r = e.get("all_callbacks_p50_over_raw_lookups_p50")
+        raw = e.get("raw_lookups_of_all_targets_us", {}).get("p50")
+        glib_rows.append(("10,000 distinct destinations: change → last callback", target, f"p50 {p50 / 1000:.1f} ms = {r}×",
+                          f"raw lookups {raw / 1000:.1f} ms" if raw else "raw lookups ?", verdict(r is not None and r <= 1.3)))
+for name in (US, "glib"):
+    i = scen.get(f"idle-{name}")
+    if i:
+        glib_rows.append((f"idle: system calls of {name} in {i['seconds']} s", "0", f"{i['syscalls']}", "", verdict(i["syscalls"] == 0)))
+r = scen.get("routes")
+if r:
+    cb = sum(r["churn_callbacks"].values()) + sum(r["load_callbacks"].values())
+    glib_rows.append((f"{r['routes']} routes, {r['churn_rate']} route changes/s that move no answer", "a few µs a change; nothing printed",
+                      f"{r['churn_cpu_us_per_change']} µs a change; {cb} callbacks", f"raw lookup {r['raw_lookup_us']['p50']} µs", verdict(None)))
+
 # --- print --------------------------------------------------------------------------------
 meta = next((h["_meta"] for h in harness.values()), {})
 print(f"machine: {os.cpu_count()} cores, kernel {platform.release()}; harness: "
@@ -194,3 +251,11 @@ print("| measure | target | NetworkReachability | floor / peers, same run | verd
 print("| --- | --- | --- | --- | --- |")
 for r in rows:
     print("| " + " | ".join(str(x) for x in r) + " |")
+if glib_rows:
+    print()
+    print("Against GLib's GNetworkMonitor in the same run (the third performance round's targets):")
+    print()
+    print("| measure | target | NetworkReachability | GLib / raw, same run | verdict |")
+    print("| --- | --- | --- | --- | --- |")
+    for r in glib_rows:
+        print("| " + " | ".join(str(x) for x in r) + " |")

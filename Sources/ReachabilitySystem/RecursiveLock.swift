@@ -20,6 +20,6 @@ package struct RecursiveLock: @unchecked Sendable {
 
     /// Runs `body` with the lock held; the thread that holds it may take it again inside.
     package func whileLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try buffer.withLock { _ in try body() }
+        try buffer.whileLocked(body)
     }
 }
