@@ -269,6 +269,9 @@ extension NetworkPath {
         return storage
     }
 
+    /// Whether the two paths share one storage box (what `RecentPaths` and a pass make happen).
+    package func sharesStorage(with other: NetworkPath) -> Bool { storage === other.storage }
+
     public static func == (lhs: NetworkPath, rhs: NetworkPath) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }

@@ -116,7 +116,7 @@ extension NetlinkEngine {
                     let resolution = resolutions[offset]
                     let path = resolution?.state == .pending && !includingPending
                         ? nil : pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution)
-                    if distinct == nil { body(index, path) } else { paths.append(path) }
+                    if distinct == nil { body(index, path.map { recentPaths.interned($0) }) } else { paths.append(path) }
                 }
             }
             if distinct != nil { body(position, paths[slot]) }

@@ -50,6 +50,8 @@ final class NetlinkEngine: @unchecked Sendable {
     var routingGeneration: UInt64 = 0
     /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
     var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
+    /// Paths of one-target passes, shared when equal (`RecentPaths`).
+    var recentPaths = RecentPaths()
     var subscribers: [ObjectIdentifier: MonitorCore] = [:]
     /// Drains absorbed and not yet propagated to the monitors (`absorb`, `propagate`).
     var pending: PendingChange?
