@@ -7,10 +7,11 @@ import NetworkReachabilityCore
 /// 2026-11-21T23:59:59.123456Z  8.8.8.8     reachable    -R -------  v0  wiredEthernet  10.9.0.2
 /// 2026-11-21T23:59:59.123456Z  db.invalid  unreachable  -- -------  -   -              -         name not resolved
 /// ```
-/// Every column before the last is one word (`-` when empty; the flags are two), so `awk` can
-/// pick them; the reason is free text at the end. The JSON keeps AFNetworking's status names
-/// (`reachableViaWiFi`), which read as a claim about Wi-Fi on a wired link. With `colour`, the
-/// state is green when reachable, red when not, yellow when unknown, and the time is dim.
+/// Every column before the connectivity and the reason is one word (`-` when empty; the flags
+/// are two), so `awk` can pick them; those two are free text at the end. The JSON keeps
+/// AFNetworking's status names (`reachableViaWiFi`), which read as a claim about Wi-Fi on a wired
+/// link. With `colour`, the state is green when reachable, red when not, yellow when unknown, and
+/// the time is dim.
 struct HumanRecordFormatter: RecordFormatter {
     /// The width of the target column: the longest target that will be printed.
     var targetWidth: Int
