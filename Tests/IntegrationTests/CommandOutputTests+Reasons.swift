@@ -26,6 +26,21 @@ extension CommandOutputTests {
         XCTAssertEqual(result.stdout.split(whereSeparator: \.isWhitespace)[2], "unreachable", result.stdout)
     }
 
+    func testHumanLine_localAddressNotHere_saysSo_andStarIsAnyRemote() throws {
+        let elsewhere = try reachability(["check", "--netns", namespace, "--local", "10.9.0.9", "8.8.8.8"])
+        XCTAssertEqual(elsewhere.status, 1, elsewhere.stderr)
+        XCTAssertTrue(elsewhere.stdout.hasSuffix("  -  local address not on this host\n"), elsewhere.stdout)
+        let anyRemote = try reachability(["check", "--netns", namespace, "--local", "10.9.0.1", "*"])
+        XCTAssertEqual(anyRemote.status, 0, anyRemote.stderr)
+        XCTAssertEqual(anyRemote.stdout.split(whereSeparator: \.isWhitespace).dropFirst().first, "10.9.0.1->*", anyRemote.stdout)
+    }
+
+    func testWatch_star_isTheGeneralPath() throws {
+        let result = try reachability(["watch", "--count", "1", "--netns", namespace, "*"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.split(whereSeparator: \.isWhitespace).dropFirst().prefix(2), ["*", "reachable"])
+    }
+
     func testJSON_keepsItsStatusWords() throws {
         let result = try reachability(["check", "--json", "--netns", namespace, "*"])
         let record = try parseRecord(result.stdout)
