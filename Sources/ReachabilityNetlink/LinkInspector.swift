@@ -35,18 +35,28 @@ package final class LinkInspector {
 
     /// Fills in the traits of every link, from the cache where the link did not change.
     package func inspect(_ links: inout [Int: LinkState]) {
-        cache = cache.filter { links[$0.key] != nil }
-        for (index, link) in links {
+        // Runs on every link or address change: links that went away are dropped from the cache
+        // only when there are some, and the links are updated through their positions, so
+        // neither table is copied.
+        if cache.count > links.count || cache.keys.contains(where: { links[$0] == nil }) {
+            cache = cache.filter { links[$0.key] != nil }
+        }
+        var position = links.values.startIndex
+        while position != links.values.endIndex {
+            let link = links.values[position]
             let key = Key(name: link.name, kind: link.kind)
-            if let (cachedKey, traits) = cache[index], cachedKey == key {
-                links[index]?.traits = traits
-                continue
+            let traits: LinkTraits
+            if let (cachedKey, cached) = cache[link.index], cachedKey == key {
+                traits = cached
+            } else {
+                var fresh = traitsFromDevice(link)
+                fresh.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
+                fresh.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
+                cache[link.index] = (key, fresh)
+                traits = fresh
             }
-            var traits = traitsFromDevice(link)
-            traits.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
-            traits.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
-            cache[index] = (key, traits)
-            links[index]?.traits = traits
+            if link.traits != traits { links.values[position].traits = traits }
+            links.values.formIndex(after: &position)
         }
     }
 
