@@ -13,14 +13,18 @@ import Dispatch
 /// Paced: RAs need only a link-local sender and hop limit 255, so any host on a shared link can
 /// send thousands a second, each with another URI, and each shown URI is a record for every
 /// monitor (and, for one that fetches the API, a fetch). A change is shown at once when the
-/// interface's last shown change is `minimumSpacing` old; otherwise it is held, the latest
-/// replacing an earlier one, and shown when that time has come (the engine arms one timer for
-/// it, `heldChangeDue`). An announcement that repeats the shown URI drops what was held.
+/// interface's last shown change is `spacing` old; otherwise it is held, a later one replacing
+/// it (the last wins), and shown at the earlier of two times: `spacing` after the last shown
+/// change, or once the announcements have been quiet for `quietTime` (the end of a burst), which
+/// may happen once per `spacing`. So a storm shows at most four URIs a second and its last one
+/// `quietTime` after it ended; the engine arms one timer of its loop for the next due time
+/// (`heldChangeDue`). An announcement that repeats the shown URI drops what was held.
 package final class CaptivePortalAnnouncements {
-    /// The least time between two shown changes of one interface's URI: at most four a second,
-    /// and the last URI of a storm shown at most this long after it arrived (docs/semantics.md,
-    /// "Connectivity").
-    package static let minimumSpacing: UInt64 = 250_000_000
+    /// The least time between two shown changes of one interface's URI, and between two shown
+    /// at the end of a burst (docs/semantics.md, "Announcements from the link").
+    package static let spacing: UInt64 = 500_000_000
+    /// How long the announcements of an interface must pause before a held change is shown early.
+    package static let quietTime: UInt64 = 30_000_000
 
     /// What `note` found in one message.
     package struct Noted: Equatable {
@@ -30,15 +34,26 @@ package final class CaptivePortalAnnouncements {
         package var refusal: CaptivePortalRefusal?
     }
 
-    /// A change waiting for its time: the URI, or nil for the unrestricted URN.
+    /// A change waiting for its time: the URI (nil for the unrestricted URN), and when it came.
     private struct Held {
         var uri: String?
-        var due: UInt64
+        var arrived: UInt64
+    }
+
+    /// When an interface's URI last changed, and when a held change was last shown early.
+    private struct Pace {
+        var shown: UInt64
+        var quiet: UInt64?
+
+        /// When `held` may be shown: its slot, or the end of its burst when an early showing is left.
+        func due(_ held: Held) -> UInt64 {
+            min(shown &+ spacing, max(held.arrived &+ quietTime, quiet.map { $0 &+ spacing } ?? 0))
+        }
     }
 
     private var byInterface: [Int: String] = [:]
     private var held: [Int: Held] = [:]
-    private var lastShown: [Int: UInt64] = [:]
+    private var paces: [Int: Pace] = [:]
     /// The due time the engine armed its timer for, so that it arms one, not one per message.
     private var armed: UInt64?
 
@@ -70,45 +85,50 @@ package final class CaptivePortalAnnouncements {
             held[index] = nil  // the latest word is the one shown: nothing waits
             return false
         }
-        let due = (lastShown[index] ?? 0) &+ Self.minimumSpacing
-        guard lastShown[index] == nil || now >= due else {
-            held[index] = Held(uri: uri, due: due)
+        if let pace = paces[index], now < pace.shown &+ Self.spacing {
+            held[index] = Held(uri: uri, arrived: now)
             return false
         }
-        show(uri, on: index, now: now)
+        show(uri, on: index, now: now, early: false)
         return true
     }
 
-    private func show(_ uri: String?, on index: Int, now: UInt64) {
+    private func show(_ uri: String?, on index: Int, now: UInt64, early: Bool) {
         byInterface[index] = uri
         held[index] = nil
-        lastShown[index] = now
+        paces[index] = Pace(shown: now, quiet: early ? now : paces[index]?.quiet)
     }
 
-    /// When the earliest held change is due, the first time it is asked (the engine arms a timer
-    /// then); nil when nothing is held or a timer is already armed for it.
+    /// When the earliest held change is due (`DispatchTime`'s nanoseconds), when the engine must
+    /// arm a timer for it; nil when nothing is held or a timer is armed for that time or sooner.
     package func heldChangeDue() -> UInt64? {
-        guard let due = held.values.map(\.due).min(), armed.map({ due < $0 }) ?? true else { return nil }
+        let due = held.compactMap { index, change in paces[index]?.due(change) }.min()
+        guard let due, armed.map({ due < $0 }) ?? true else { return nil }
         armed = due
         return due
     }
 
-    /// Shows the held changes whose time has come (the armed timer fired). - Returns: whether a URI changed.
+    /// Shows the held changes whose time has come (an armed timer fired); a change whose burst
+    /// went on since is left for its next time. - Returns: whether a URI changed.
     package func releaseHeld(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         armed = nil
-        let due = held.filter { $0.value.due <= now }
-        for (index, change) in due { show(change.uri, on: index, now: now) }
-        return !due.isEmpty
+        var changed = false
+        for (index, change) in held {
+            guard let pace = paces[index], pace.due(change) <= now else { continue }
+            show(change.uri, on: index, now: now, early: now < pace.shown &+ Self.spacing)
+            changed = true
+        }
+        return changed
     }
 
     /// Puts each interface's URI on its link, and forgets those of links gone, down or without
-    /// carrier, with what was held for them.
+    /// carrier, with what was held for them and their pace (a network joined later starts afresh).
     package func apply(to links: inout [Int: LinkState]) {
-        for index in Set(byInterface.keys).union(held.keys) {
+        for index in Set(byInterface.keys).union(held.keys).union(paces.keys) {
             guard let link = links[index], link.isUp, link.hasCarrier else {
                 byInterface[index] = nil
                 held[index] = nil
-                lastShown[index] = nil
+                paces[index] = nil
                 continue
             }
             if let uri = byInterface[index] { links[index]?.captivePortalAPI = uri }
