@@ -1,5 +1,6 @@
 /// Bytes from the network written so a log line or a reason can hold them safely: printable ASCII
-/// as it is, a backslash doubled, every other byte as `\xNN`, and at most `limit` bytes of the
+/// but the space as it is, a backslash doubled, every other byte as `\xNN` (a space too, so a
+/// value stays one word among a log line's `key=value` pairs), and at most `limit` bytes of the
 /// input, the rest told as a count. A hostile value (an ESC sequence, a C1 control, CRLF, a NUL,
 /// bytes that are not UTF-8) then never reaches a terminal or a log parser as itself.
 package enum EscapedBytes {
@@ -12,7 +13,7 @@ package enum EscapedBytes {
         for byte in bytes.prefix(limit) {
             switch byte {
             case UInt8(ascii: "\\"): text += "\\\\"
-            case 0x20..<0x7f: text.unicodeScalars.append(Unicode.Scalar(byte))
+            case 0x21..<0x7f: text.unicodeScalars.append(Unicode.Scalar(byte))
             default: text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
             }
         }

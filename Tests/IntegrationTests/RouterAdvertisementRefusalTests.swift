@@ -23,13 +23,13 @@ final class RouterAdvertisementRefusalTests: CommandTestCase {
          "https://" + String(repeating: "a", count: 88) + "... (1500 bytes)"),
         ("https://p.example/\\xff\\xfe", "a byte that is not ASCII", "https://p.example/\\xff\\xfe"),
         ("https://p.example/a\\x00b", "a NUL byte inside", "https://p.example/a\\x00b"),
-        ("https://p.example/a\\r\\nInjected: yes", "a control byte", "https://p.example/a\\x0d\\x0aInjected: yes"),
+        ("https://p.example/a\\r\\nInjected: yes", "a control byte", "https://p.example/a\\x0d\\x0aInjected:\\x20yes"),
         ("https://p.example/\\x1b[31mred", "a control byte", "https://p.example/\\x1b[31mred"),
         ("https://p.example/\\xc2\\x9b31m", "a byte that is not ASCII", "https://p.example/\\xc2\\x9b31m"),
         ("javascript:alert(document.cookie)", "not an https:// URI", "javascript:alert(document.cookie)"),
         ("file:///etc/passwd", "not an https:// URI", "file:///etc/passwd"),
         ("http://portal.example/api", "not an https:// URI", "http://portal.example/api"),
-        ("https://p.example/a b", "a space", "https://p.example/a b"),
+        ("https://p.example/a b", "a space", "https://p.example/a\\x20b"),
     ]
 
     func testEachRefusedValue_isLoggedWithItsReason_escaped_andCounted() throws {

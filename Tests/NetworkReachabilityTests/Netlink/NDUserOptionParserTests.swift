@@ -51,11 +51,11 @@ final class NDUserOptionParserTests: XCTestCase {
             (Array("javascript:alert(1)".utf8), "not an https:// URI", "javascript:alert(1)"),
             (Array("file:///etc/passwd".utf8), "not an https:// URI", "file:///etc/passwd"),
             (Array("https://p.example/\u{1B}[31m".utf8), "a control byte", "https://p.example/\\x1b[31m"),
-            (Array("https://p.example/\r\nX: y".utf8), "a control byte", "https://p.example/\\x0d\\x0aX: y"),
+            (Array("https://p.example/\r\nX: y".utf8), "a control byte", "https://p.example/\\x0d\\x0aX:\\x20y"),
             (Array("https://p.example/a".utf8) + [0, 0x41], "a NUL byte inside", "https://p.example/a\\x00A"),
             (Array("https://p.example/".utf8) + [0xc2, 0x9b, 0x41], "a byte that is not ASCII", "https://p.example/\\xc2\\x9bA"),
             (Array("https://p.example/".utf8) + [0xff, 0xfe], "a byte that is not ASCII", "https://p.example/\\xff\\xfe"),
-            (Array("https://p.example/a b".utf8), "a space", "https://p.example/a b"),
+            (Array("https://p.example/a b".utf8), "a space", "https://p.example/a\\x20b"),
             (Array("https://".utf8), "no host", "https://"),
         ]
         for (uri, reason, value) in cases {
