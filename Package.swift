@@ -49,7 +49,8 @@ let package = Package(
         // The layers of the core, each a module, so the compiler keeps the arrows one way
         // (CONTRIBUTING.md, "Layers"): a module sees only what it names here. None is a product;
         // between them, `package` access.
-        // The one lock, syscall wrappers: sees nothing of ours.
+        // The locks (a value behind a mutex, the recursive callout lock), the wake pipe, one-shot
+        // resumption, syscall wrappers: sees nothing of ours.
         .target(name: "ReachabilitySystem"),
         // Public values (flags, paths, interfaces, errors) and the kernel's values the layers exchange.
         .target(name: "ReachabilityModel", dependencies: ["ReachabilitySystem", "CReachabilityFlags"]),

@@ -1,6 +1,8 @@
 import ReachabilityModel
 import ReachabilitySystem
-/// Both sockets of an engine, made together inside the namespace and freed together.
+/// What an engine opens inside its namespace, made together there and freed together: the event
+/// socket, the lookup socket, the link inspector (sysfs or ioctls, for device traits) and, where
+/// networkd runs, its link state files.
 package final class EngineSockets {
     package let events: KernelEventSocket
     package let lookup: RouteLookupSocket

@@ -6,7 +6,7 @@ import ReachabilitySystem
 /// One monitor's side of delivery: the state the engine last gave it, and the one channel that
 /// carries each new state to the monitor's faces.
 ///
-/// The engine hands every evaluation to `record`; the core composes the probe's answer onto it,
+/// The engine hands every evaluation to `publish`; the core composes the probe's answer onto it,
 /// keeps it as `current`, yields it to the async sequences, and queues it on the channel
 /// (`DeliveryChannel`: numbered, deduplicated, gated by schedule), whose deliveries run the faces
 /// (`MonitorFaces`) on the user's queue. The engine holds the core, never the monitor: a monitor the
@@ -155,7 +155,7 @@ final class MonitorCore: Sendable {
 
     // MARK: - From the engine
 
-    /// A delivery `record` made, to run on `queue`.
+    /// A delivery `publish` made, to run on `queue`.
     struct PendingDelivery: Sendable {
         let core: MonitorCore
         let queue: DispatchQueue
@@ -181,7 +181,7 @@ final class MonitorCore: Sendable {
         }
     }
 
-    /// What `record` made of an evaluation.
+    /// What `publish` made of an evaluation.
     struct Update {
         /// The delivery for the faces, when the state differs from the last one queued.
         var delivery: PendingDelivery?
