@@ -77,6 +77,22 @@ static inline int CNetlink_driverName(int fd, const char *name, char *driver, si
     return 0;
 }
 
+/// The negotiated speed in Mb/s and duplex (ETHTOOL_GSET, what `ethtool IF` prints): 0 with
+/// `*speed` (0xFFFFFFFF unknown) and `*duplex` (0 half, 1 full, 0xFF unknown), or -1.
+static inline int CNetlink_linkSpeed(int fd, const char *name, unsigned int *speed, unsigned char *duplex) {
+    struct ethtool_cmd command;
+    struct ifreq request;
+    memset(&command, 0, sizeof command);
+    memset(&request, 0, sizeof request);
+    command.cmd = ETHTOOL_GSET;
+    strncpy(request.ifr_name, name, IFNAMSIZ - 1);
+    request.ifr_data = (char *)&command;
+    if (ioctl(fd, SIOCETHTOOL, &request) != 0) return -1;
+    *speed = ethtool_cmd_speed(&command);
+    *duplex = command.duplex;
+    return 0;
+}
+
 /// pidfd_open(2): a descriptor that becomes readable when the process exits (syscall is variadic).
 static inline int CNetlink_pidfdOpen(int pid) { return (int)syscall(434 /* SYS_pidfd_open */, pid, 0); }
 

@@ -12,6 +12,11 @@ package struct LinkTraits: Sendable, Hashable {
     /// Named by the configuration.
     package var isConfiguredExpensive: Bool = false
     package var isConfiguredConstrained: Bool = false
+    package var isConfiguredUltraConstrained: Bool = false
+    /// The link layer's figures, measured again on every change of the link's state (Wi-Fi: on
+    /// every change of links or addresses), and the class they made with hysteresis.
+    package var measurement: LinkMeasurement = LinkMeasurement()
+    package var linkQuality: LinkQuality = .unknown
 
     package init(deviceType: String? = nil, isWireless: Bool = false, driver: String? = nil, usbProduct: String? = nil, isConfiguredExpensive: Bool = false, isConfiguredConstrained: Bool = false) {
         self.deviceType = deviceType

@@ -21,6 +21,8 @@ package final class LinkInspector {
     private let sysfsSpeaksForNamespace: Bool
     private let policy: InterfacePolicy
     private var cache: [Int: (Key, LinkTraits)] = [:]
+    /// Per ifindex: the link's last measured figures, the state they were read in, and their class.
+    var qualities: [Int: QualityRecord] = [:]
 
     /// Must run inside the namespace (the control socket belongs to the namespace it was made in).
     package init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) {
@@ -34,20 +36,39 @@ package final class LinkInspector {
     }
 
     /// Fills in the traits of every link, from the cache where the link did not change.
+    /// Fills in the traits of every link, from the cache where the link did not change, and measures
+    /// its link quality again where its state changed (a Wi-Fi link's: every time).
     package func inspect(_ links: inout [Int: LinkState]) {
         cache = cache.filter { links[$0.key] != nil }
+        qualities = qualities.filter { links[$0.key] != nil }
         for (index, link) in links {
             let key = Key(name: link.name, kind: link.kind)
-            if let (cachedKey, traits) = cache[index], cachedKey == key {
-                links[index]?.traits = traits
-                continue
+            var traits: LinkTraits
+            if let (cachedKey, cachedTraits) = cache[index], cachedKey == key {
+                traits = cachedTraits
+            } else {
+                traits = traitsFromDevice(link)
+                traits.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
+                traits.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
+                traits.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
+                cache[index] = (key, traits)
             }
-            var traits = traitsFromDevice(link)
-            traits.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
-            traits.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
-            cache[index] = (key, traits)
+            (traits.measurement, traits.linkQuality) = measuredQuality(of: link, traits: traits)
             links[index]?.traits = traits
         }
+    }
+
+    /// Where the link's figures are read: the fixture root, `/sys` for the process's own namespace,
+    /// else nil (ioctls made inside the namespace).
+    var sysfsRootForMeasurement: String? { policy.sysfsRoot ?? (sysfsSpeaksForNamespace ? "/sys" : nil) }
+
+    /// The link's speed and duplex by `ETHTOOL_GSET` on the namespace's control socket.
+    func speedFromIoctl(_ name: String) -> LinkMeasurement {
+        var speed: UInt32 = 0
+        var duplex: UInt8 = 0
+        guard controlSocket >= 0, CNetlink_linkSpeed(controlSocket, name, &speed, &duplex) == 0 else { return LinkMeasurement() }
+        return LinkMeasurement(speedMbps: speed == 0 || speed == UInt32.max ? nil : Int(speed),
+                               isFullDuplex: duplex == 1 ? true : duplex == 0 ? false : nil)
     }
 
     private func traitsFromDevice(_ link: LinkState) -> LinkTraits {
@@ -101,7 +122,7 @@ package final class LinkInspector {
     }
 
     /// Reads at most 64 KiB: sysfs attributes are small; a fixture that is not must not hurt.
-    private static func readSmallFile(_ path: String) -> String? {
+    static func readSmallFile(_ path: String) -> String? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { Syscalls.close(fd) }
