@@ -57,6 +57,7 @@ struct JSONRecordFormatter: RecordFormatter {
         json.endArray()
         json.key("isExpensive"); json.bool(path.isExpensive)
         json.key("isConstrained"); json.bool(path.isConstrained)
+        json.key("linkQuality"); json.string(path.linkQuality.description)
         json.key("supportsIPv4"); json.bool(path.supportsIPv4)
         json.key("supportsIPv6"); json.bool(path.supportsIPv6)
         json.key("supportsDNS"); json.bool(path.supportsDNS)

@@ -67,7 +67,7 @@ final class CodableTests: XCTestCase {
     /// The keys of a record's `path` object, as cli.md lists them, and connectivity.md's four.
     static let recordPathKeys: Set<String> = [
         "status", "unsatisfiedReason", "interface", "gateways", "availableInterfaces", "isExpensive",
-        "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL", "connectivityReason",
+        "isConstrained", "linkQuality", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL", "connectivityReason",
         "captivePortalAPI", "captivePortal",
     ]
 }
