@@ -31,10 +31,6 @@ extension NetworkPath: Codable {
             supportsIPv6: try container.decode(Bool.self, forKey: .supportsIPv6),
             supportsDNS: try container.decode(Bool.self, forKey: .supportsDNS)
         )
-        // A record's interface leaves its quality to the path's `linkQuality`.
-        if let quality = try container.decodeIfPresent(LinkQuality.self, forKey: .linkQuality), interface?.linkQuality == .unknown {
-            interface?.linkQuality = quality
-        }
         resolvedAddresses = try (container.decodeIfPresent([String].self, forKey: .addresses) ?? [])
             .map { text throws in try IPAddress(text) }
         resolvedAddressesAreStale = try container.decodeIfPresent(Bool.self, forKey: .addressesAreStale) ?? false
@@ -108,8 +104,8 @@ extension NetworkInterface: Codable {
         case name, index, type, isExpensive, isConstrained, kind, isUltraConstrained, linkQuality
     }
 
-    /// Decodes `{"name":..,"index":..,"type":..}`; `isExpensive`, `isConstrained`, `kind`,
-    /// `isUltraConstrained` and `linkQuality` when present.
+    /// Decodes `{"name":..,"index":..,"type":..}`; `linkQuality`, `isExpensive`, `isConstrained`,
+    /// `kind` and `isUltraConstrained` when present.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -124,9 +120,9 @@ extension NetworkInterface: Codable {
         )
     }
 
-    /// Encodes a record's `{"name":..,"index":..,"type":..}`, plus `isExpensive`, `isConstrained`
-    /// and `isUltraConstrained` only when true, `kind` when known and `linkQuality` when not
-    /// `unknown`, which a record leaves out.
+    /// Encodes a record's `{"name":..,"index":..,"type":..,"linkQuality":..}`, plus `isExpensive`,
+    /// `isConstrained` and `isUltraConstrained` only when true and `kind` when known, which a
+    /// record leaves out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
@@ -136,7 +132,7 @@ extension NetworkInterface: Codable {
         if isConstrained { try container.encode(true, forKey: .isConstrained) }
         try container.encodeIfPresent(kind, forKey: .kind)
         if isUltraConstrained { try container.encode(true, forKey: .isUltraConstrained) }
-        if linkQuality != .unknown { try container.encode(linkQuality, forKey: .linkQuality) }
+        try container.encode(linkQuality, forKey: .linkQuality)
     }
 }
 

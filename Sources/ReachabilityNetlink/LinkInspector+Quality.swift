@@ -19,18 +19,18 @@ extension LinkInspector {
         var operationalState: LinkState.OperationalState
     }
 
-    /// The link's figures and class: read again when its state changed since the last reading, and
+    /// The link's class: its figures read again when its state changed since the last reading, and
     /// always for a Wi-Fi link (whose signal moves without a message of the kernel's); otherwise
     /// the last ones.
-    func measuredQuality(of link: LinkState, traits: LinkTraits) -> (LinkMeasurement, LinkQuality) {
+    func measuredQuality(of link: LinkState, traits: LinkTraits) -> LinkQuality {
         let state = QualityState(name: link.name, flags: link.flags, operationalState: link.operationalState)
         let isWireless = traits.isWireless || traits.deviceType == "wlan"
         let last = qualities[link.index]
-        if let last, last.state == state, !isWireless { return (last.measurement, last.quality) }
+        if let last, last.state == state, !isWireless { return last.quality }
         let measurement = link.hasCarrier && !link.isLoopback ? measure(link.name, isWireless: isWireless) : LinkMeasurement()
         let quality = measurement.quality(hasCarrier: link.hasCarrier, previous: last?.quality ?? .unknown)
         qualities[link.index] = QualityRecord(state: state, measurement: measurement, quality: quality)
-        return (measurement, quality)
+        return quality
     }
 
     /// Reads the figures: sysfs's `speed` and `duplex` (as `ethtool` shows them) or, for Wi-Fi, its

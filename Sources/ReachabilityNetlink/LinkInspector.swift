@@ -53,7 +53,7 @@ package final class LinkInspector {
                 traits.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
                 cache[index] = (key, traits)
             }
-            (traits.measurement, traits.linkQuality) = measuredQuality(of: link, traits: traits)
+            traits.linkQuality = measuredQuality(of: link, traits: traits)
             links[index]?.traits = traits
         }
     }

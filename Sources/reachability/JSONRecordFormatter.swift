@@ -91,6 +91,7 @@ struct JSONRecordFormatter: RecordFormatter {
         json.key("name"); json.string(interface.name)
         json.key("index"); json.int(interface.index)
         json.key("type"); json.string(interface.type.description)
+        json.key("linkQuality"); json.string(interface.linkQuality.description)
         json.endObject()
     }
 }
