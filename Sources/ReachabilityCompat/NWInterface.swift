@@ -67,6 +67,7 @@ public struct NWInterface: Hashable, CustomDebugStringConvertible, Sendable {
         lhs.name == rhs.name && lhs.index == rhs.index && lhs.type == rhs.type
     }
 
+    /// Hashes what `==` compares: name, index and type.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(index)

@@ -87,17 +87,21 @@ extension NWPathMonitor: CustomDebugStringConvertible {
 }
 
 extension NWPathMonitor: AsyncSequence {
+    /// Each element is a path.
     public typealias Element = NWPath
+    /// Iterating never fails.
     public typealias Failure = Never
 
     /// Iterates the paths as `NWPath`; holds the monitor, so `for await path in NWPathMonitor()` works.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var paths: PathMonitor.Iterator
 
+        /// The next path; nil once the monitor is cancelled.
         public mutating func next() async -> NWPath? {
             await paths.next().map(NWPath.init)
         }
 
+        /// The next path, on `actor`; nil once the monitor is cancelled.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> NWPath? {
             await paths.next(isolation: actor).map(NWPath.init)
         }
