@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // A checkout in a folder beside this one: the package's name below is the folder's last
-        // component. With a URL: .package(url: "https://<host>/NetworkReachability.git", branch: "main").
+        // component. With a URL: .package(url: "https://<host>/NetworkReachability.git", from: "0.1.0").
         .package(path: "../NetworkReachability"),
     ],
     targets: [

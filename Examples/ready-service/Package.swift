@@ -39,8 +39,8 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The server of the repository README's "A Hummingbird service", target for target as the README
-// shows them (the repository's ReadmeExamplesTests check the lines): GET /network, PathServer.swift.
+// The server of the repository's README and of its DocC article "A service", target for target as
+// the article shows them (the repository's ReadmeExamplesTests check the lines): GET /network, PathServer.swift.
 package.targets += [
     .target(name: "PathServer", dependencies: [
         .product(name: "NetworkReachabilityService", package: "NetworkReachability"),

@@ -22,6 +22,9 @@ package struct EvaluationPass {
     private let links: [LinkState]
     /// The kernel's answers of the pass (their routes' expiries are kept by the engine).
     package private(set) var answers: [RouteQuestion: RouteAnswer] = [:]
+    /// Answers of earlier turns that no message since can have moved (`AnswerBook`): read, never
+    /// asked again. Kept apart from `answers`, so that a pass's own answers stay few.
+    private var known: [RouteQuestion: RouteAnswer] = [:]
     private var sharedPaths: [PathSharingKey: NetworkPath] = [:]
     /// One ordered list for the pass; each path moves its own interface to the front.
     private var available: [NetworkInterface] = []
@@ -42,6 +45,38 @@ package struct EvaluationPass {
         if links.count > 1, let knownPreference { preference = knownPreference }
         available = Evaluator.availableInterfaces(ordering: links, preference: preference)
     }
+
+    /// This pass's link order and preference, with no answers and no shared paths: what a later
+    /// turn of the same links and routing reuses instead of computing them again.
+    package var template: EvaluationPass {
+        var pass = self
+        pass.answers = [:]
+        pass.known = [:]
+        pass.sharedPaths = [:]
+        return pass
+    }
+
+    /// Reads `book` where the pass has no answer of its own (taken back with `returnKnown`).
+    package mutating func consult(_ book: consuming [RouteQuestion: RouteAnswer]) {
+        known = book
+    }
+
+    /// The answers `consult` lent, with this pass's own answers added: the engine's book again.
+    package mutating func returnKnown() -> [RouteQuestion: RouteAnswer] {
+        var book = [RouteQuestion: RouteAnswer]()
+        swap(&book, &known)
+        for (question, answer) in answers { book[question] = answer }
+        return book
+    }
+
+    /// An answer of this pass, else one `consult` lent.
+    private func answer(to question: RouteQuestion) -> RouteAnswer? {
+        answers[question] ?? (known.isEmpty ? nil : known[question])
+    }
+
+    /// Whether the order of `availableInterfaces` follows the default routes (two or more
+    /// available links): then it holds only as long as the routing it was asked under.
+    package var ordersInterfaces: Bool { links.count > 1 }
 
     /// Each available link's default route in each family, when `needsPreference`.
     package var preferenceQuestions: [RouteQuestion] {
@@ -76,12 +111,12 @@ package struct EvaluationPass {
         let count = asked.reduce(0) { $0 + ($1?.count ?? 0) }
         // A lone target (the common monitor) needs no set to dedupe its one question.
         if count == 1, let only = asked.lazy.compactMap({ $0?.first }).first {
-            return answers[only] == nil ? [only] : []
+            return answer(to: only) == nil ? [only] : []
         }
         var seen = Set<RouteQuestion>(minimumCapacity: count)
         var missing: [RouteQuestion] = []
         missing.reserveCapacity(count)
-        for question in asked.lazy.compactMap({ $0 }).joined() where answers[question] == nil && seen.insert(question).inserted {
+        for question in asked.lazy.compactMap({ $0 }).joined() where answer(to: question) == nil && seen.insert(question).inserted {
             missing.append(question)
         }
         return missing
@@ -102,7 +137,7 @@ package struct EvaluationPass {
     package mutating func path(for target: MonitorTarget, questions: [RouteQuestion]?, resolution: HostResolution?) -> NetworkPath {
         var targetAnswers: [RouteAnswer] = []
         targetAnswers.reserveCapacity(questions?.count ?? 0)
-        for question in questions ?? [] { targetAnswers.append(answers[question] ?? .failure(errno: 101)) } // ENETUNREACH
+        for question in questions ?? [] { targetAnswers.append(answer(to: question) ?? .failure(errno: 101)) } // ENETUNREACH
         let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
         if let key, let shared = sharedPaths[key] { return shared }
         let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,

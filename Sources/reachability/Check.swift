@@ -14,7 +14,7 @@ struct Check: ParsableCommand, VerboseCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("An IPv4 or IPv6 address, 0.0.0.0, :: or a host name; none for the general path.", valueName: "target"))
+    @Argument(help: ArgumentHelp("An IPv4 or IPv6 address, 0.0.0.0, :: or a host name; '*' or none for the general path.", valueName: "target"))
     var target: String?
 
     @Option(help: ArgumentHelp("Check the path from this local address to TARGET.", valueName: "addr"))

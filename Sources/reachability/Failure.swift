@@ -18,6 +18,8 @@ enum CommandFailure: Error, CustomStringConvertible {
     case ipFailed(arguments: [String], status: String, message: String)
     /// A system call of the command failed.
     case system(function: String, errno: Int32)
+    /// Options that are each valid but not together; the message names them and the fix.
+    case optionConflict(String)
 
     var description: String {
         switch self {
@@ -34,6 +36,8 @@ enum CommandFailure: Error, CustomStringConvertible {
             "'ip \(arguments.joined(separator: " "))' failed (\(status)): \(message.isEmpty ? "no message" : message)"
         case .system(let function, let code):
             "\(function) failed: \(String(cString: strerror(code)))"
+        case .optionConflict(let message):
+            message
         }
     }
 }

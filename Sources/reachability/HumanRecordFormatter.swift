@@ -1,12 +1,17 @@
 import NetworkReachabilityCore
 
-/// One aligned line per record for a person: time, target, status, compact flags, interface, gateways.
+/// One aligned line per record for a person: time, target, state in a word, compact flags,
+/// interface and its kind, gateways, then (with a probe) connectivity and, when not reachable, why.
 ///
 /// ```
-/// 2026-11-21T23:59:59.123456Z  8.8.8.8  reachableViaWiFi  -R -------  v0  10.9.0.2
+/// 2026-11-21T23:59:59.123456Z  8.8.8.8     reachable    -R -------  v0  wiredEthernet  10.9.0.2
+/// 2026-11-21T23:59:59.123456Z  db.invalid  unreachable  -- -------  -   -              -         name not resolved
 /// ```
-/// A missing interface or gateway prints as `-`. With `colour`, the status is green when
-/// reachable, red when not, yellow when unknown, and the time is dim.
+/// Every column before the connectivity and the reason is one word (`-` when empty; the flags
+/// are two), so `awk` can pick them; those two are free text at the end. The JSON keeps
+/// AFNetworking's status names (`reachableViaWiFi`), which read as a claim about Wi-Fi on a wired
+/// link. With `colour`, the state is green when reachable, red when not, yellow when unknown, and
+/// the time is dim.
 struct HumanRecordFormatter: RecordFormatter {
     /// The width of the target column: the longest target that will be printed.
     var targetWidth: Int
@@ -15,10 +20,12 @@ struct HumanRecordFormatter: RecordFormatter {
     /// `--probe`: a column with the connectivity word (and the portal's URL) after the gateways.
     var showsConnectivity = false
 
-    /// The widest status word, `reachableViaWiFi`.
-    private static let statusWidth = 16
+    /// The widest state word, `unreachable`.
+    private static let stateWidth = 11
     /// The widest interface name (IFNAMSIZ without its NUL).
     private static let interfaceWidth = 15
+    /// The widest interface kind, `wiredEthernet`.
+    private static let kindWidth = 13
 
     func format(_ record: Record) -> String {
         let path = record.path
@@ -26,15 +33,18 @@ struct HumanRecordFormatter: RecordFormatter {
         let columns = [
             paint(record.time.description, Self.dim),
             Self.padded(record.target, to: targetWidth),
-            paint(Self.padded(status.description, to: Self.statusWidth), Self.colourCode(of: status)),
+            paint(Self.padded(PathWords.state(of: path), to: Self.stateWidth), Self.colourCode(of: status)),
             path.flags.description,
             Self.padded(path.interface?.name ?? "-", to: Self.interfaceWidth),
+            Self.padded(path.interface.map { $0.type.description } ?? "-", to: Self.kindWidth),
             path.gateways.isEmpty ? "-" : path.gateways.map(\.addressString).joined(separator: ","),
         ]
         var line = columns
         if showsConnectivity {
-            line.append(path.connectivity.description + (path.connectivityReason.map { " (\($0))" } ?? "")
-                        + (path.portalURL.map { " \($0)" } ?? ""))
+            line.append(PathWords.connectivity(of: path) + (path.portalURL.map { " \($0)" } ?? ""))
+        }
+        if let why = PathWords.whyNot(path) {
+            line.append(why)
         }
         return line.joined(separator: "  ") + "\n"
     }

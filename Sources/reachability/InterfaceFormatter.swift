@@ -38,7 +38,8 @@ struct InterfaceJSONFormatter: InterfaceFormatter {
 /// 1      lo    loopback       UNKNOWN    yes      no         LOOPBACK,UP,RUNNING,LOWER_UP             127.0.0.1/8,::1/128  unknown
 /// 2      v0    wiredEthernet  UP         yes      no         BROADCAST,MULTICAST,UP,RUNNING,LOWER_UP  10.9.0.1/24          good
 /// ```
-/// Every cell is one word, so `awk` can pick columns; QUALITY came last, so the earlier columns keep their places. With `colour`, the operational state is
+/// Every cell is one word, so `awk` can pick columns; QUALITY came last, so the earlier columns
+/// keep their places. With `colour`, the operational state is
 /// green when up, red when down, and the header is dim.
 struct InterfaceTableFormatter: InterfaceFormatter {
     /// Whether to add ANSI colours.

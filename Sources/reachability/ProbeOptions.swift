@@ -11,7 +11,7 @@ struct ProbeOptions: ParsableArguments {
     var probe: String?
 
     @Option(name: .customLong("probe-expect"),
-            help: ArgumentHelp("With an http:// probe, a status 200 whose body holds this text is full connectivity.", valueName: "text"))
+            help: ArgumentHelp("With an http:// or https:// probe, a status 200 whose body holds this text is full connectivity.", valueName: "text"))
     var probeExpect: String?
 
     @Option(name: .customLong("probe-timeout"), help: ArgumentHelp("Seconds one probe may take; default 5, or the interval when shorter.", valueName: "seconds"))
@@ -56,9 +56,12 @@ struct ProbeOptions: ParsableArguments {
     func makeProbe() throws -> ConnectivityProbe? {
         guard let probe else { return nil }
         if let probeTimeout, let probeInterval, probeTimeout > probeInterval {
-            // The library's message speaks of its parameters; the command's names its options.
-            throw ReachabilityError.invalidProbe(probe, reason: "--probe-timeout \(Self.seconds(probeTimeout)) is longer than "
+            // The options conflict, not the URL: the message names the options and leaves the URL out.
+            throw CommandFailure.optionConflict("--probe-timeout \(Self.seconds(probeTimeout)) is longer than "
                 + "--probe-interval \(Self.seconds(probeInterval)): give a --probe-timeout at most the --probe-interval")
+        }
+        if let problem = ProbeURLForm.problem(with: probe) {
+            throw ReachabilityError.invalidProbe(probe, reason: problem)
         }
         return try ConnectivityProbe(
             url: probe, expecting: probeExpect,

@@ -14,8 +14,12 @@ struct Reachability: ParsableCommand, VerboseCommand {
         abstract: "Tells whether the network can reach a target, now or as it changes.",
         discussion: """
             TARGET is an IPv4 or IPv6 address (fe80::1%v0 with a scope), 0.0.0.0, :: or a host name. \
-            No TARGET means the general path, printed as '*'. Colour only on a terminal, never with NO_COLOR.
+            No TARGET (or '*') means the general path, printed as '*'. Colour only on a terminal, never with NO_COLOR. \
+            Exit status: 0 reachable (check), ready (wait) or stopped (watch, demo); 1 not reachable (check) or \
+            timed out (wait); 2 bad input the library rejected; 64 a usage error. Scripts read --json, one \
+            object per line.
             """,
+        version: CommandVersion.current,
         subcommands: [Check.self, Watch.self, Wait.self, Interfaces.self, Demo.self]
     )
 

@@ -14,13 +14,16 @@ enum TargetSpecification: Sendable, Hashable {
 
     /// Classifies a TARGET argument and an optional `--local` address.
     ///
+    /// `*`, which records print for the general path, is accepted as a TARGET for it (and as
+    /// the remote end of a pair, for any remote).
+    ///
     /// A target with a `:` or `%`, or made only of digits and dots, is meant as an address (so
     /// `10.0.0.300` is reported as an invalid address, not looked up as a name); anything else is
     /// a host name. With `--local`, both ends must be addresses and the library checks them.
     init(target: String?, local: String? = nil) {
         if let local {
-            self = .pair(local: local, remote: target)
-        } else if let target {
+            self = .pair(local: local, remote: target == "*" ? nil : target)
+        } else if let target, target != "*" {
             self = Self.looksLikeAddress(target) ? .address(target) : .host(target)
         } else {
             self = .general

@@ -14,75 +14,93 @@ import Musl
 /// resolution) too.
 struct WaitSession {
     private let queue = DispatchQueue(label: "reachability.wait")
-    /// The last path of each target, for the timeout's message; nil before its first.
+    private let goals: WaitGoalList
+    /// The last path of each monitored target, then of the interfaces' general path; nil before its first.
     private let lastPaths: LastPaths
     private let mode: PathWaitMode
+    private let probing: Bool
+    private let namespace: NetworkNamespace
     private let timer: (any DispatchSourceTimer)?
+
+    /// The monitors of a wait: one per target and family, and one general path for `--interface`.
+    struct Monitors {
+        var targets: [PathMonitor]
+        var interfaces: PathMonitor?
+    }
 
     /// Starts the timeout.
     ///
     /// - Parameters:
-    ///   - targets: the targets as records print them, for the timeout's message.
+    ///   - goals: what to wait for.
     ///   - mode: `--all` (every target reachable at once) or `--any` (one is enough).
-    ///   - timeout: `--timeout` in seconds, from now; nil to wait for ever.
+    ///   - timeout: `--timeout`, from now.
+    ///   - timeoutIsDefault: no `--timeout` was given: the timeout's line says how to change it.
     ///   - probing: `--probe` was given: a target is done when reachable with connectivity `full`.
-    init(targets: [String], mode: PathWaitMode, timeout: Double?, probing: Bool = false) {
-        let lastPaths = LastPaths(count: targets.count)
+    ///   - namespace: the namespace the monitors watch, for the interfaces' state on a timeout.
+    init(goals: WaitGoalList, mode: PathWaitMode, timeout: WaitTimeout, timeoutIsDefault: Bool = false,
+         probing: Bool = false, namespace: NetworkNamespace = .current) {
+        let lastPaths = LastPaths(count: goals.monitoredTargets.count + (goals.interfaces.isEmpty ? 0 : 1))
+        self.goals = goals
         self.lastPaths = lastPaths
         self.mode = mode
-        guard let timeout else {
+        self.probing = probing
+        self.namespace = namespace
+        guard let seconds = timeout.seconds else {
             timer = nil
             return
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + timeout)
+        timer.schedule(deadline: .now() + seconds)
         timer.setEventHandler {
             let paths = lastPaths.value.withLock { $0 }
-            // Only the targets that kept the wait going: all of them under --any, the unreachable ones under --all.
-            let pending = zip(targets, paths).filter { !($0.1?.meetsGoal(probing: probing) ?? false) }.map { target, path in
-                (target, path.map(Self.summary(of:)) ?? "no state yet")
-            }
-            let within = "not reachable within \(formatSeconds(timeout)) s"
-            Failure.printError(pending.count == 1
-                ? "\(pending[0].0) \(within) (\(pending[0].1))"
-                : "\(within): " + pending.map { "\($0) (\($1))" }.joined(separator: ", "))
+            let statuses = goals.interfaces.isEmpty ? nil : try? NetworkInterface.statuses(in: namespace)
+            let unmet = goals.unmet(paths: Array(paths.prefix(goals.monitoredTargets.count)),
+                                    available: Self.availableNames(paths, goals), interfaceStatuses: statuses,
+                                    mode: mode, probing: probing)
+            let hint = timeoutIsDefault ? " (the default; --timeout SECONDS or forever changes it)" : ""
+            Failure.printError("timed out after \(formatSeconds(seconds)) s\(hint): " + unmet.joined(separator: "; "))
             exit(1)
         }
         timer.resume()
         self.timer = timer
     }
 
-    /// Starts `monitors` and serves the queue until the targets are reachable, all or any as the
-    /// mode says (exit 0), or the timeout passes (exit 1).
+    /// Makes the monitors of the goals, in `namespace`.
     ///
-    /// Each monitor's first path is its current state: targets reachable already end the wait at once.
-    func run(_ monitors: [PathMonitor]) -> Never {
-        let lastPaths = self.lastPaths
-        let mode = self.mode
-        for (index, monitor) in monitors.enumerated() {
-            let probing = monitor.connectivityProbe != nil
+    /// - Throws: `ReachabilityError` for an invalid address, host name or namespace.
+    func makeMonitors() throws -> Monitors {
+        let targets = try goals.monitoredTargets.map { try $0.makeMonitor(namespace: namespace) }
+        let interfaces = goals.interfaces.isEmpty ? nil : try TargetSpecification.general.makeMonitor(namespace: namespace)
+        return Monitors(targets: targets, interfaces: interfaces)
+    }
+
+    /// Starts `monitors` and serves the queue until the goals are met (exit 0) or the timeout
+    /// passes (exit 1).
+    ///
+    /// Each monitor's first path is its current state: goals met already end the wait at once.
+    func run(_ monitors: Monitors) -> Never {
+        let (lastPaths, goals, mode, probing) = (self.lastPaths, self.goals, self.mode, self.probing)
+        let all = monitors.targets + (monitors.interfaces.map { [$0] } ?? [])
+        for (index, monitor) in all.enumerated() {
             monitor.pathUpdateHandler = { path in
-                let reachable = lastPaths.value.withLock { paths -> [Bool] in
+                let met = lastPaths.value.withLock { paths -> Bool in
                     paths[index] = path
-                    return paths.map { $0?.meetsGoal(probing: probing) ?? false }
+                    return goals.areMet(paths: Array(paths.prefix(goals.monitoredTargets.count)),
+                                        available: Self.availableNames(paths, goals), mode: mode, probing: probing)
                 }
-                if mode == .all ? reachable.allSatisfy({ $0 }) : reachable[index] {
-                    exit(0)
-                }
+                if met { exit(0) }
             }
         }
-        monitors.forEach { $0.start(queue: queue) }
-        withExtendedLifetime((monitors, timer)) {
+        all.forEach { $0.start(queue: queue) }
+        withExtendedLifetime((all, timer)) {
             dispatchMain()
         }
     }
 
-    /// `last: notReachable, unsatisfied: noRoute`, for the timeout's message.
-    private static func summary(of path: NetworkPath) -> String {
-        var text = "last: \(path.reachabilityStatus), \(path.status)"
-        if let reason = path.unsatisfiedReason { text += ": \(reason)" }
-        if path.connectivity != .unknown { text += ", connectivity \(path.connectivity)" }
-        return text
+    /// The names of the interfaces the general path of `--interface` lists as available.
+    private static func availableNames(_ paths: [NetworkPath?], _ goals: WaitGoalList) -> Set<String> {
+        guard !goals.interfaces.isEmpty, let path = paths.last ?? nil else { return [] }
+        return Set(path.availableInterfaces.map(\.name))
     }
 }
 

@@ -12,7 +12,7 @@ struct Watch: ParsableCommand, VerboseCommand {
         discussion: "Stops with status 0 on SIGINT or SIGTERM, after --count records, or after --timeout."
     )
 
-    @Argument(help: ArgumentHelp("IPv4 or IPv6 addresses, 0.0.0.0, :: or host names; none for the general path.", valueName: "target"))
+    @Argument(help: ArgumentHelp("IPv4 or IPv6 addresses, 0.0.0.0, :: or host names; '*' or none for the general path.", valueName: "target"))
     var targets: [String] = []
 
     @OptionGroup var namespaceOptions: NamespaceOptions
@@ -20,18 +20,23 @@ struct Watch: ParsableCommand, VerboseCommand {
     @OptionGroup var probeOptions: ProbeOptions
     @OptionGroup var loggingOptions: LoggingOptions
 
-    @Option(help: ArgumentHelp("Stop after printing this many records, across all targets.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after printing this many records, across all targets.", valueName: "n"))
     var count: Int?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
-    var timeout: Double?
+    @Option(name: .customLong("timeout"), parsing: .unconditional,
+            help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
+    var timeoutText: String?
+
+    /// `--timeout` in seconds; nil without it (or when it is not a number, which `validate` refuses).
+    var timeout: Double? { timeoutText.flatMap(Double.init) }
 
     func validate() throws {
         if let count, count < 1 {
             throw ValidationError("--count must be at least 1")
         }
-        if let timeout, !(timeout > 0 && timeout.isFinite) {
-            throw ValidationError("--timeout must be a number of seconds greater than 0")
+        if let timeoutText, !(timeout.map { $0 > 0 && $0.isFinite } ?? false) {
+            throw ValidationError(
+                "--timeout takes a number of seconds greater than 0, not '\(timeoutText)' (leave it out to watch until interrupted)")
         }
     }
 

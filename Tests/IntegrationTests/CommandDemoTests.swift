@@ -28,7 +28,7 @@ final class CommandDemoTests: CommandTestCase {
 
         let records = lines.compactMap(Self.record(in:))
         XCTAssertEqual(Set(records.prefix(3).map(\.target)), Self.targets, "one initial record per target: \(lines)")
-        XCTAssertTrue(records.contains { $0.target == "192.0.2.10" && $0.status == "notReachable" },
+        XCTAssertTrue(records.contains { $0.target == "192.0.2.10" && $0.status == "unreachable" },
                       "a change made 192.0.2.10 unreachable: \(lines)")
         XCTAssertTrue(lines.contains { $0.contains("# ip link set v0p down") }, "the first change is narrated: \(lines)")
         XCTAssertTrue(lines.last?.hasSuffix("# removed the namespace \(name)") == true, "\(lines)")

@@ -12,7 +12,7 @@ final class CommandOutputTests: CommandTestCase {
     func testColour_onATerminal_isOn() throws {
         let output = try runOnTerminal(["check", "--netns", namespace, "8.8.8.8"])
         XCTAssertTrue(output.contains("\u{1B}["), "coloured on a terminal: \(output.debugDescription)")
-        XCTAssertTrue(output.contains("reachableViaWiFi"), output)
+        XCTAssertTrue(output.contains("reachable"), output)
     }
 
     func testColour_onATerminalWithNO_COLOR_isOff() throws {
@@ -42,7 +42,7 @@ final class CommandOutputTests: CommandTestCase {
         // When: the route goes, the next record arrives on its own line.
         try ipInNamespace("route", "del", "default")
         let second = try XCTUnwrap(watch.stdout.nextLine(before: .now() + Self.deadline), "a record after the change")
-        XCTAssertEqual(second.split(separator: " ").dropFirst(2).first, "notReachable", second)
+        XCTAssertEqual(second.split(separator: " ").dropFirst(2).first, "unreachable", second)
         XCTAssertNil(watch.waitForExit(before: .now()), "still running")
     }
 

@@ -73,8 +73,8 @@ final class CommandTests: CommandTestCase {
         XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
         XCTAssertFalse(result.stdout.contains("\u{1B}"), "no colour when stdout is a pipe")
         let fields = result.stdout.split(whereSeparator: \.isWhitespace)
-        XCTAssertEqual(fields.count, 7, "time, target, status, flags (two words), interface, gateway: \(result.stdout)")
-        XCTAssertEqual(fields.dropFirst().map(String.init), ["8.8.8.8", "reachableViaWiFi", "-R", "-------", "v0", "10.9.0.2"])
+        XCTAssertEqual(fields.count, 8, "time, target, state, flags (two words), interface, its kind, gateway: \(result.stdout)")
+        XCTAssertEqual(fields.dropFirst().map(String.init), ["8.8.8.8", "reachable", "-R", "-------", "v0", "wiredEthernet", "10.9.0.2"])
     }
 
     // MARK: - bad input
@@ -87,7 +87,7 @@ final class CommandTests: CommandTestCase {
             (["check", "--no-such-option", "8.8.8.8"], "--no-such-option"),
             (["watch", "--netns", namespace, "8.8.8.8", "fe80::1%"], "fe80::1%"),
             (["wait", "--netns", namespace, "10.0.0.300"], "10.0.0.300"),
-            (["wait", "--timeout", "0", "--netns", namespace, "8.8.8.8"], "--timeout"),
+            (["wait", "--timeout", "-1", "--netns", namespace, "8.8.8.8"], "--timeout"),
             (["wait", "--netns", namespace, "8.8.8.8", "10.0.0.300"], "10.0.0.300"),
             (["wait", "--any", "--all", "--netns", namespace, "8.8.8.8"], "--all"),
             (["interfaces", "--netns", "nrx-cmd-missing-\(getpid())"], "nrx-cmd-missing-\(getpid())"),

@@ -7,8 +7,8 @@ import ReachabilityNetlink
 import ReachabilityResolution
 import ReachabilitySystem
 
-/// A monitor consumed only through `paths()` counts as scheduled (the README's "Iterating counts
-/// as scheduled", as a `PathMonitorService` consumes it): reading its path costs no route lookup,
+/// A monitor consumed only through `paths()` counts as scheduled (the DocC article "A service":
+/// "Iterating counts as scheduled", as a `PathMonitorService` consumes it): reading its path costs no route lookup,
 /// where an unscheduled monitor asks the kernel on every read.
 final class IteratedMonitorReadTests: XCTestCase {
     private static let reads = 20

@@ -2,8 +2,8 @@ import NetworkReachability
 import NetworkReachabilityTesting
 import XCTest
 
-// The example of README.md "Testing your code: FakePathMonitor" and of the DocC article
-// TestingWithAFake.md, word for word, so that the documentation compiles and passes.
+// The example of the DocC article TestingWithAFake.md (once the README's "Testing your code:
+// FakePathMonitor"), word for word, so that the documentation compiles and passes.
 
 /// The code under test: tells `onChange` whether the network is up, each time that changes.
 struct UploadGate: Sendable {

@@ -23,13 +23,13 @@ extension NetlinkEngine {
 
     /// Evaluates `cores`' targets and delivers what changed. - Returns: the cores whose path did not change.
     @discardableResult
-    func publishEvaluations(of cores: [MonitorCore]) -> [MonitorCore] {
+    func publishEvaluations(of cores: [MonitorCore], reusingAnswers: Bool = false) -> [MonitorCore] {
         guard !cores.isEmpty else { return [] }
         counters.reevaluations += 1
         var batch: [MonitorCore.PendingDelivery] = []
         batch.reserveCapacity(min(cores.count, Self.deliveryBatch))
         var unchanged: [MonitorCore] = []
-        evaluate(cores.map(\.target)) { position, path in
+        evaluate(cores.map(\.target), reusingAnswers: reusingAnswers) { position, path in
             guard let path else { return }
             let core = cores[position]
             noteInterface(of: path, for: core)
@@ -69,7 +69,10 @@ extension NetlinkEngine {
 
     /// Evaluates `targets` in order, handing each path (nil: a name still pending) to `body` as
     /// soon as it is made; all share one `EvaluationPass`.
-    func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false,
+    ///
+    /// - Parameter reusingAnswers: take the answers the engine's book still holds instead of
+    ///   asking them again (only once the book has forgotten what the turn's messages moved).
+    func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false, reusingAnswers: Bool = false,
                   each body: (Int, NetworkPath?) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else {
@@ -79,16 +82,27 @@ extension NetlinkEngine {
         if cachedSupportsDNS == nil || configurationWatcher?.isWatching != true {
             cachedSupportsDNS = nameServers.refresh()
         }
-        // The interfaces' preference is asked once per routing generation.
-        let known = preferenceCache?.generation == routingGeneration ? preferenceCache?.metrics : nil
-        var pass = EvaluationPass(snapshot: snapshot, supportsDNS: cachedSupportsDNS ?? false, knownPreference: known)
+        let supportsDNS = cachedSupportsDNS ?? false
         let oracle = RouteOracle(socket: sockets.lookup)
-        if pass.needsPreference {
-            let questions = pass.preferenceQuestions
-            pass.takePreference(oracle.answers(questions))
-            counters.lookups += questions.count
-            preferenceCache = (routingGeneration, pass.preference)
+        var pass: EvaluationPass
+        if let template = memory.template, template.fits(routingGeneration: routingGeneration, supportsDNS: supportsDNS) {
+            pass = template.pass
+        } else {
+            // The interfaces' preference is asked once per routing generation.
+            let preference = memory.preference
+            let known = preference?.generation == routingGeneration ? preference?.metrics : nil
+            pass = EvaluationPass(snapshot: snapshot, supportsDNS: supportsDNS, knownPreference: known)
+            if pass.needsPreference {
+                let questions = pass.preferenceQuestions
+                pass.takePreference(oracle.answers(questions))
+                counters.lookups += questions.count
+                memory.preference = (routingGeneration, pass.preference)
+            }
+            memory.template = .init(routingGeneration: routingGeneration, supportsDNS: supportsDNS, pass: pass.template)
         }
+        // A turn whose messages were only route messages asks again only what they cover; the
+        // rest of the book is still the kernel's answer (`AnswerBook`).
+        if reusingAnswers { pass.consult(memory.answers.lend()) }
         // Equal targets (ten thousand monitors of one destination) are evaluated once a pass and
         // share the path; a lone target needs no table for that.
         let distinct = targets.count > 1 ? DistinctTargets(targets) : nil
@@ -116,11 +130,12 @@ extension NetlinkEngine {
                     let resolution = resolutions[offset]
                     let path = resolution?.state == .pending && !includingPending
                         ? nil : pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution)
-                    if distinct == nil { body(index, path.map { recentPaths.interned($0) }) } else { paths.append(path) }
+                    if distinct == nil { body(index, path.map { memory.recentPaths.interned($0) }) } else { paths.append(path) }
                 }
             }
             if distinct != nil { body(position, paths[slot]) }
         }
         noteExpiries(pass.answers)
+        if reusingAnswers { memory.answers.restore(pass.returnKnown()) } else { memory.answers.record(pass.answers) }
     }
 }

@@ -28,6 +28,7 @@ extension NetlinkEngine {
         let (result, finished) = settle(drained, from: sockets)
         count(result)
         guard result.anythingChanged else { return }
+        forgetAnswers(movedBy: result)
         var change = pending ?? PendingChange(base: snapshot)
         change.drained.formUnion(result)
         change.mayBeUnfinished = change.mayBeUnfinished || (result.hadDeletions && !finished)
@@ -89,7 +90,7 @@ extension NetlinkEngine {
             // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
             changes.isBroad = true
         }
-        let unchanged = publishMoved(by: changes, links: links)
+        let unchanged = publishMoved(by: changes, links: links, reusingAnswers: links.isEmpty && Self.movesOnlyRoutes(result))
         guard change.mayBeUnfinished else { return }
         // The kernel could not be waited for (`settle`): look again shortly, as it may still
         // have been removing what it announced.
@@ -107,8 +108,12 @@ extension NetlinkEngine {
     /// Re-evaluates what `changes` and `links` can have moved, and `named` monitors besides.
     ///
     /// - Returns: the monitors evaluated again whose path did not change.
+    ///
+    /// - Parameter reusingAnswers: the book's answers stand where the changes do not reach
+    ///   (a turn of route messages only; see `forgetAnswers`).
     @discardableResult
-    func publishMoved(by changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [MonitorCore] = []) -> [MonitorCore] {
+    func publishMoved(by changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [MonitorCore] = [],
+                      reusingAnswers: Bool = false) -> [MonitorCore] {
         let isBroad = links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes
         var cores: [MonitorCore]
         if isBroad {
@@ -125,7 +130,7 @@ extension NetlinkEngine {
             let covered = Set(cores.map(ObjectIdentifier.init))
             cores += named.filter { !covered.contains(ObjectIdentifier($0)) }
         }
-        let unchanged = publishEvaluations(of: cores)
+        let unchanged = publishEvaluations(of: cores, reusingAnswers: reusingAnswers)
         if isBroad { resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks) }
         return unchanged
     }
@@ -181,6 +186,23 @@ extension NetlinkEngine {
         if pending != nil { deferOnQueue { [weak self] in self?.propagate() } }
     }
 
+    /// Keeps the answer book true the moment a drain is absorbed, before any pass can read it:
+    /// route messages take out the answers they cover; anything else that can move answers
+    /// (links, addresses, rules, nexthops, an overrun, a router's neighbour state) empties it.
+    func forgetAnswers(movedBy result: DrainResult) {
+        if Self.movesOnlyRoutes(result) {
+            memory.answers.forget(movedBy: result.routeChanges)
+        } else {
+            memory.answers.forgetAll()
+        }
+    }
+
+    /// Whether a drain holds nothing that moves answers but route messages of known prefixes.
+    static func movesOnlyRoutes(_ result: DrainResult) -> Bool {
+        !result.linksOrAddressesChanged && !result.overrun && !result.routeChanges.isBroad
+            && result.movedRouters.isEmpty && !result.userOptions
+    }
+
     func count(_ result: DrainResult) {
         counters.kernelEvents += result.messages
         if result.forgedDropped > 0 {
@@ -218,6 +240,7 @@ extension NetlinkEngine {
         counters.resyncs += 1
         routingGeneration &+= 1
         _ = sockets.events.drain()
+        memory.answers.forgetAll()
         do {
             try sockets.refill()
         } catch {

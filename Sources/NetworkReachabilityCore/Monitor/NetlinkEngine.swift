@@ -45,13 +45,13 @@ final class NetlinkEngine: @unchecked Sendable {
     let logger = Logger(label: "network-reachability")
 
     // Confined to `queue`.
-    var snapshot: KernelSnapshot
+    var snapshot: KernelSnapshot {
+        didSet { memory.linksChanged() }
+    }
     /// Moves whenever links, addresses, routes or rules may have changed.
     var routingGeneration: UInt64 = 0
-    /// Each interface's default-route metric, for the order of `availableInterfaces`; asked once per routing generation.
-    var preferenceCache: (generation: UInt64, metrics: [Int: UInt32])?
-    /// Paths of one-target passes, shared when equal (`RecentPaths`).
-    var recentPaths = RecentPaths()
+    /// What passes keep for the next turn: answers, the links' order, recent paths.
+    var memory = EvaluationMemory()
     var subscribers: [ObjectIdentifier: MonitorCore] = [:]
     /// Drains absorbed and not yet propagated to the monitors (`absorb`, `propagate`).
     var pending: PendingChange?

@@ -1,11 +1,12 @@
 import Dispatch
 import NetworkReachability
 
-// The README's code blocks of "In Swift code" and "Porting from Apple's APIs", word for word, one
-// function each: compiled with the tests, never run (they watch the real network). The README
-// marks each block `<!-- in: ... -->` and ReadmeExamplesTests checks that it is here.
+// The code blocks of the DocC articles GettingStarted.md and PortingFromApple.md (once the
+// README's), word for word, one function each: compiled with the tests, never run (they watch the
+// real network). The articles mark each block `<!-- in: ... -->` and ReadmeExamplesTests checks
+// that it is here.
 
-/// Holders of the README's blocks; `Delegate` and `StartupError` are what the blocks assume.
+/// Holders of the blocks; `Delegate` and `StartupError` are what the blocks assume.
 enum ReadmeSnippets {
     final class Delegate: PathMonitorDelegate {
         func pathMonitor(_ monitor: PathMonitor, didUpdate path: NetworkPath) {}
