@@ -4,11 +4,10 @@ import ReachabilitySystem
 /// The link quality of each link (docs/semantics.md, "Link quality"): its figures, measured again
 /// when the link's state changes, and their class with the hysteresis of `LinkMeasurement`.
 extension LinkInspector {
-    /// What a link's figures were read for, and what they made.
+    /// What a link's figures were read for, and the class they made.
     struct QualityRecord {
         /// The link's state when its figures were read.
         var state: QualityState
-        var measurement: LinkMeasurement
         var quality: LinkQuality
     }
 
@@ -29,7 +28,7 @@ extension LinkInspector {
         if let last, last.state == state, !isWireless { return last.quality }
         let measurement = link.hasCarrier && !link.isLoopback ? measure(link.name, isWireless: isWireless) : LinkMeasurement()
         let quality = measurement.quality(hasCarrier: link.hasCarrier, previous: last?.quality ?? .unknown)
-        qualities[link.index] = QualityRecord(state: state, measurement: measurement, quality: quality)
+        qualities[link.index] = QualityRecord(state: state, quality: quality)
         return quality
     }
 
