@@ -23,11 +23,47 @@ package enum ProbeVerdict {
                                       reason: ConnectivityReason.missingText)
         }
         if (300...399).contains(head.status), let location = head.location {
-            return ConnectivityAnswer(connectivity: .portal, portalURL: absolute(location, base: probe), source: source,
-                                      detail: "status \(head.status) to \(location)", reason: ConnectivityReason.redirect)
+            // The detail goes to `--verbose` logs: a hostile `Location` is escaped, never echoed.
+            let detail = "status \(head.status) to \(EscapedBytes.text(location))"
+            switch portalURL(location, base: probe) {
+            case .success(let url):
+                return ConnectivityAnswer(connectivity: .portal, portalURL: url, source: source, detail: detail,
+                                          reason: ConnectivityReason.redirect)
+            case .failure(let refusal):
+                return ConnectivityAnswer(connectivity: .portal, source: source, detail: detail + ", not kept as portalURL",
+                                          reason: refusal.reason)
+            }
         }
         return ConnectivityAnswer(connectivity: .portal, source: source, detail: "status \(head.status)",
                                   reason: ConnectivityReason.status(head.status))
+    }
+
+    /// Why a redirect's `Location` is not surfaced as `portalURL`.
+    package enum RedirectRefusal: Error, Equatable {
+        /// Another scheme than `http` or `https`: `javascript:` would run where the URL is opened.
+        case notHTTP
+        /// Not a URL the probe can make absolute, or an `http(s)` one without a host.
+        case malformed
+
+        package var reason: String {
+            self == .notHTTP ? ConnectivityReason.redirectNotHTTP : ConnectivityReason.redirectMalformed
+        }
+    }
+
+    /// The `portalURL` a redirect to `location` surfaces: only an `http://` or `https://` URL with
+    /// a host, a relative reference made absolute against the probe's URL first (`absolute`).
+    package static func portalURL(_ location: String, base probe: ConnectivityProbe) -> Result<String, RedirectRefusal> {
+        if hasScheme(location), let colon = location.firstIndex(of: ":"),
+           !["http", "https"].contains(location[..<colon].lowercased()) {
+            return .failure(.notHTTP)
+        }
+        // `http:login` (no `//`) or `http:///x` (no host) is of the web's scheme, but nothing to open.
+        guard let url = absolute(location, base: probe),
+              let scheme = ["http://", "https://"].first(where: { url.lowercased().hasPrefix($0) }),
+              let first = url.dropFirst(scheme.count).first, !"/?#".contains(first) else {
+            return .failure(.malformed)
+        }
+        return .success(url)
     }
 
     /// A `Location` made absolute against the probe's URL (RFC 9110 §10.2.2 allows a relative one),
@@ -37,7 +73,7 @@ package enum ProbeVerdict {
               location.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else {
             return nil
         }
-        if hasScheme(location) { return location } // absolute, whatever its scheme: kept as given
+        if hasScheme(location) { return location } // absolute: `portalURL` decides whether its scheme may be shown
         if location.hasPrefix("//") { return probe.scheme + ":" + location } // the probe's scheme, another host
         let origin = "\(probe.scheme)://\(probe.authority)"
         let (basePath, baseQuery) = splitQuery(Substring(probe.path.isEmpty ? "/" : probe.path))

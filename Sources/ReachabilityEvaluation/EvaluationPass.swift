@@ -33,6 +33,9 @@ package struct EvaluationPass {
     /// first monitors hear of a change before the last are evaluated.
     package static var batchSize: Int { 128 }
 
+    /// Up to this many questions, `unanswered` deduplicates without a set.
+    static var scanLimit: Int { 8 }
+
     /// - Parameter knownPreference: the preference of an earlier pass of the same routing state,
     ///   nil when it must be asked (only when two or more links are available).
     package init(snapshot: KernelSnapshot, supportsDNS: Bool, knownPreference: [Int: UInt32]?) {
@@ -46,14 +49,13 @@ package struct EvaluationPass {
         available = Evaluator.availableInterfaces(ordering: links, preference: preference)
     }
 
-    /// This pass's link order and preference, with no answers and no shared paths: what a later
-    /// turn of the same links and routing reuses instead of computing them again.
-    package var template: EvaluationPass {
-        var pass = self
-        pass.answers = [:]
-        pass.known = [:]
-        pass.sharedPaths = [:]
-        return pass
+    /// Forgets the pass's answers and shared paths, keeping its link order, preference and the
+    /// tables' storage: a later turn of the same links and routing starts from it and allocates
+    /// nothing for them.
+    package mutating func clearAnswers() {
+        answers.removeAll(keepingCapacity: true)
+        known = [:]
+        sharedPaths.removeAll(keepingCapacity: true)
     }
 
     /// Reads `book` where the pass has no answer of its own (taken back with `returnKnown`).
@@ -113,9 +115,17 @@ package struct EvaluationPass {
         if count == 1, let only = asked.lazy.compactMap({ $0?.first }).first {
             return answer(to: only) == nil ? [only] : []
         }
-        var seen = Set<RouteQuestion>(minimumCapacity: count)
         var missing: [RouteQuestion] = []
         missing.reserveCapacity(count)
+        // A few questions (the general path's two families) are deduplicated by a scan; a set
+        // pays only for many.
+        guard count > Self.scanLimit else {
+            for question in asked.lazy.compactMap({ $0 }).joined() where answer(to: question) == nil && !missing.contains(question) {
+                missing.append(question)
+            }
+            return missing
+        }
+        var seen = Set<RouteQuestion>(minimumCapacity: count)
         for question in asked.lazy.compactMap({ $0 }).joined() where answer(to: question) == nil && seen.insert(question).inserted {
             missing.append(question)
         }

@@ -38,8 +38,15 @@ package struct LinkChanges: Sendable, Equatable {
         for index in new.links.keys where old.links[index] == nil {
             changed.insert(index)
         }
-        touchesAvailableLinks = Evaluator.availableLinks(in: old).contains { changed.contains($0.index) }
-            || Evaluator.availableLinks(in: new).contains { changed.contains($0.index) }
+        // Asked of the changed links alone: the lists of available links would cost a scan and
+        // an allocation each, on every link or address change.
+        touchesAvailableLinks = changed.contains { Self.isAvailable($0, in: old) || Self.isAvailable($0, in: new) }
+    }
+
+    /// Whether link `index` is among `Evaluator.availableLinks(in: snapshot)`.
+    static func isAvailable(_ index: Int, in snapshot: KernelSnapshot) -> Bool {
+        guard let link = snapshot.links[index], link.isUp, link.hasCarrier, !link.isLoopback else { return false }
+        return snapshot.addresses.contains { $0.interfaceIndex == index && $0.reachesBeyondLink }
     }
 
     /// Merges a later change into this one.

@@ -18,6 +18,11 @@ package enum ConnectivityReason {
     package static let notHTTP = "not HTTP"
     /// A 3xx with a `Location`: a portal's redirect.
     package static let redirect = "redirect"
+    /// A 3xx whose `Location` is a URL of another scheme than `http` or `https` (`javascript:`,
+    /// `data:`, `file:`, ...): an application that opens `portalURL` must never be handed one.
+    package static let redirectNotHTTP = "redirect to a non-HTTP URL"
+    /// A 3xx whose `Location` is no URL at all: empty, over the cap, bytes a URL cannot hold, no host.
+    package static let redirectMalformed = "redirect to a malformed URL"
     /// A 200 whose body lacks the expected text (or did not finish in time).
     package static let missingText = "status 200 without the expected text"
     /// The network said there is no route to the probe's address (ENETUNREACH, EHOSTUNREACH).

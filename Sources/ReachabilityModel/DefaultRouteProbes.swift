@@ -11,4 +11,14 @@ package enum DefaultRouteProbes {
         .ipv6: ["2003:5::1", "2400:2::1", "2600:3::1", "2610:9::1", "2800:6::1", "2a00:1::1", "2a10:7::1", "2c0f:4::1"]
             .map { try! IPAddress($0) },
     ]
+    /// `all[.ipv4]` and `all[.ipv6]` without the table: every route message asks.
+    package static let ipv4 = all[.ipv4] ?? []
+    package static let ipv6 = all[.ipv6] ?? []
+
+    /// Whether a route to `prefix` covers one of the probes, and so can move the default route.
+    package static func covered(by prefix: RoutePrefix) -> Bool {
+        // The default route itself (length 0) covers every probe of its family.
+        if prefix.length == 0 { return true }
+        return (prefix.family == .ipv4 ? ipv4 : ipv6).contains(where: prefix.contains)
+    }
 }

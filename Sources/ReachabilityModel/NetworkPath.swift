@@ -137,15 +137,19 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.connectivity }
         set { uniqueStorage().fields.connectivity = newValue }
     }
-    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute; when
-    /// the captive-portal API said `captive`: its `user-portal-url`; else nil.
+    /// When `connectivity` is `portal` because of a redirect: its `Location`, made absolute, when
+    /// that is an `http://` or `https://` URL with a host (any other scheme, such as
+    /// `javascript:`, `data:` or `file:`, is never surfaced: ``connectivityReason`` then says
+    /// `redirect to a non-HTTP URL`); when the captive-portal API said `captive`: its
+    /// `user-portal-url`; else nil.
     public var portalURL: String? {
         get { storage.fields.portalURL }
         set { uniqueStorage().fields.portalURL = newValue }
     }
     /// Why `connectivity` is `limited`, `portal` or `none`, in a short stable phrase: `name not
-    /// resolved`, `refused`, `reset`, `timed out`, `not HTTP`, `redirect`, `status 200 without the
-    /// expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
+    /// resolved`, `refused`, `reset`, `timed out`, `not HTTP`, `redirect` (`redirect to a non-HTTP
+    /// URL`, `redirect to a malformed URL` when its `Location` is not surfaced as ``portalURL``),
+    /// `status 200 without the expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
     /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
     /// `TLS: timed out`), `no route`, `captive portal API` (the network's API said `captive`), or,
     /// for `none`, another reason the path is not satisfied (`link down`, `interface down`, ...).

@@ -1,8 +1,10 @@
 import ReachabilitySystem
 /// Which route questions a set of route events can affect.
 package struct RouteChanges: Sendable, Equatable {
-    /// The prefixes of the route events, when they could be read and were few enough.
-    package var prefixes: Set<RoutePrefix> = []
+    /// The prefixes of the route events, each once, when they could be read and were few enough.
+    /// An array: a drain holds a few prefixes, and every route message adds one, where a set
+    /// would allocate and hash on each.
+    package private(set) var prefixes: [RoutePrefix] = []
     /// A change that can move any route: a policy rule, a nexthop object, too many or unreadable route events.
     package var isBroad: Bool = false
 
@@ -17,8 +19,8 @@ package struct RouteChanges: Sendable, Equatable {
     package static let prefixLimit = 256
 
     package mutating func note(_ prefix: RoutePrefix) {
-        guard !isBroad else { return }
-        prefixes.insert(prefix)
+        guard !isBroad, !prefixes.contains(prefix) else { return }
+        prefixes.append(prefix)
         if prefixes.count > Self.prefixLimit {
             isBroad = true
             prefixes = []
@@ -39,13 +41,16 @@ package struct RouteChanges: Sendable, Equatable {
             return prefixes.contains { $0.contains(request.destination) }
         case .defaultRoute(let family, _):
             // Found through probe destinations: any prefix covering a probe may change the answer.
-            let probes = DefaultRouteProbes.all[family] ?? []
-            return prefixes.contains { prefix in probes.contains(where: prefix.contains) }
+            return prefixes.contains { $0.family == family && DefaultRouteProbes.covered(by: $0) }
         }
     }
 
-    package init(prefixes: Set<RoutePrefix> = [], isBroad: Bool = false) {
-        self.prefixes = prefixes
+    /// Equal when they cover the same prefixes, in whatever order the messages came.
+    package static func == (lhs: RouteChanges, rhs: RouteChanges) -> Bool {
+        lhs.isBroad == rhs.isBroad && lhs.prefixes.count == rhs.prefixes.count && lhs.prefixes.allSatisfy(rhs.prefixes.contains)
+    }
+
+    package init(isBroad: Bool = false) {
         self.isBroad = isBroad
     }
 }

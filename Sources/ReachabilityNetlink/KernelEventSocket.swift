@@ -5,56 +5,6 @@ import CNetlink
 import Glibc
 #endif
 
-/// What one drain of the event socket found.
-package struct DrainResult: Sendable, Equatable {
-    /// A link or address object was added, changed or removed in the caches.
-    package var linksOrAddressesChanged = false
-    /// A route, policy-rule or nexthop message arrived (routes are not cached: this is only a wake-up).
-    package var routesChanged = false
-    /// Which route questions those messages can affect.
-    package var routeChanges = RouteChanges()
-    /// A route, address, link, rule or nexthop was deleted. The kernel announces some deletions
-    /// before it has finished them (fib_table_delete sends RTM_DELROUTE before removing the
-    /// alias), so a lookup made at once can still meet the old route: the engine looks again.
-    package var hadDeletions: Bool { deletions > 0 }
-    /// How many deletions and route messages (routes, rules, nexthops) the drain held: a drain
-    /// that is one route deletion alone lets the engine look again only where it saw no change.
-    package var deletions = 0
-    package var routeMessages = 0
-
-    /// The drain held a single route deletion and nothing else that moves routes.
-    package var isSingleRouteDeletion: Bool { deletions == 1 && routeMessages == 1 && !linksOrAddressesChanged }
-    /// The kernel dropped events because the receive buffer was full (ENOBUFS).
-    package var overrun = false
-    /// Messages not sent by the kernel (sender port not 0), dropped unread.
-    package var forgedDropped = 0
-    /// Messages from the kernel, read.
-    package var messages = 0
-
-    /// Watched routers whose neighbour state moved (`NeighbourFilter`), and whether an RA's user
-    /// options arrived: hints that an answer moved without a route message.
-    package var movedRouters: Set<RouterNeighbour> = []
-    package var userOptions = false
-
-    package var anythingChanged: Bool { linksOrAddressesChanged || routesChanged || overrun || !movedRouters.isEmpty || userOptions }
-
-    package init() {}
-
-    /// Adds a later drain, as if both had been one: what either changed, and both counts.
-    package mutating func formUnion(_ later: DrainResult) {
-        linksOrAddressesChanged = linksOrAddressesChanged || later.linksOrAddressesChanged
-        routesChanged = routesChanged || later.routesChanged
-        routeChanges.formUnion(later.routeChanges)
-        deletions += later.deletions
-        routeMessages += later.routeMessages
-        overrun = overrun || later.overrun
-        forgedDropped += later.forgedDropped
-        messages += later.messages
-        movedRouters.formUnion(later.movedRouters)
-        userOptions = userOptions || later.userOptions
-    }
-}
-
 /// The destination prefix of an RTM_NEWROUTE/RTM_DELROUTE message (no RTA_DST: the default route).
 ///
 /// - Returns: nil for a family other than IPv4 and IPv6, or a message too short to read.
@@ -170,7 +120,9 @@ package final class KernelEventSocket {
                 // A Router Advertisement's options; libnl has no cache for them. They carry the
                 // captive-portal API, and hint that a router refreshed routes without a message.
                 inbox.result.userOptions = true
-                if inbox.captivePortals.note(header) { inbox.result.linksOrAddressesChanged = true }
+                let noted = inbox.captivePortals.note(header)
+                if noted.changed { inbox.result.linksOrAddressesChanged = true }
+                if let refusal = noted.refusal { inbox.result.noteRefusal(refusal) }
                 return Int32(NL_SKIP.rawValue)
             default:
                 break
@@ -277,6 +229,18 @@ package final class KernelEventSocket {
     package func refill(using dumpSocket: OpaquePointer) throws(NetlinkError) {
         try check("nl_cache_refill(route/link)", nl_cache_refill(dumpSocket, linkCache))
         try check("nl_cache_refill(route/addr)", nl_cache_refill(dumpSocket, addressCache))
+    }
+
+    /// When a captive-portal announcement the pacing holds back is due (`DispatchTime`'s
+    /// nanoseconds), the first time it is asked: the engine arms one timer for it.
+    package func heldAnnouncementDue() -> UInt64? {
+        inbox.captivePortals.heldChangeDue()
+    }
+
+    /// Shows the held announcements whose time has come. - Returns: whether an interface's URI
+    /// changed (the snapshot then needs making again).
+    package func releaseHeldAnnouncements() -> Bool {
+        inbox.captivePortals.releaseHeld()
     }
 
     /// Copies the cached links and addresses into Swift values.

@@ -21,7 +21,7 @@ package final class LinkInspector {
     private let sysfsSpeaksForNamespace: Bool
     private let policy: InterfacePolicy
     private var cache: [Int: (Key, LinkTraits)] = [:]
-    /// Per ifindex: the link's last measured figures, the state they were read in, and their class.
+    /// Per ifindex: the state a link's figures were last read in, and the class they made.
     var qualities: [Int: QualityRecord] = [:]
 
     /// Must run inside the namespace (the control socket belongs to the namespace it was made in).
@@ -35,26 +35,36 @@ package final class LinkInspector {
         if controlSocket >= 0 { Syscalls.close(controlSocket) }
     }
 
-    /// Fills in the traits of every link, from the cache where the link did not change.
     /// Fills in the traits of every link, from the cache where the link did not change, and measures
     /// its link quality again where its state changed (a Wi-Fi link's: every time).
     package func inspect(_ links: inout [Int: LinkState]) {
-        cache = cache.filter { links[$0.key] != nil }
-        qualities = qualities.filter { links[$0.key] != nil }
-        for (index, link) in links {
+        // Runs on every link or address change: links that went away are dropped from the caches
+        // only when there are some, and the links are updated through their positions, so
+        // neither table is copied.
+        if cache.count > links.count || cache.keys.contains(where: { links[$0] == nil }) {
+            cache = cache.filter { links[$0.key] != nil }
+        }
+        if qualities.count > links.count || qualities.keys.contains(where: { links[$0] == nil }) {
+            qualities = qualities.filter { links[$0.key] != nil }
+        }
+        var position = links.values.startIndex
+        while position != links.values.endIndex {
+            let link = links.values[position]
             let key = Key(name: link.name, kind: link.kind)
             var traits: LinkTraits
-            if let (cachedKey, cachedTraits) = cache[index], cachedKey == key {
-                traits = cachedTraits
+            if let (cachedKey, cached) = cache[link.index], cachedKey == key {
+                traits = cached
             } else {
-                traits = traitsFromDevice(link)
-                traits.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
-                traits.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
-                traits.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
-                cache[index] = (key, traits)
+                var fresh = traitsFromDevice(link)
+                fresh.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
+                fresh.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
+                fresh.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
+                cache[link.index] = (key, fresh)
+                traits = fresh
             }
             traits.linkQuality = measuredQuality(of: link, traits: traits)
-            links[index]?.traits = traits
+            if link.traits != traits { links.values[position].traits = traits }
+            links.values.formIndex(after: &position)
         }
     }
 

@@ -27,47 +27,76 @@ package enum NDUserOptionParser {
     private static let headerSize = 16
     private static let routerAdvertisement: UInt8 = 134
 
+    /// What one message held, as `read(_:)` found it.
+    package enum Reading: Equatable {
+        /// A well-formed captive-portal option.
+        case announcement(Announcement)
+        /// A captive-portal option that was refused, and why.
+        case refused(CaptivePortalRefusal)
+        /// No captive-portal option (another ND option, or not a Router Advertisement's message).
+        case nothing
+    }
+
     /// The announcement in `payload` (the bytes after the `nlmsghdr`); nil when the message holds
-    /// no captive-portal option, or holds anything malformed: a bad length, a URI that is empty,
-    /// too long, or holds a control, space, non-ASCII or NUL byte inside it, or is neither an
-    /// `https://` URI nor the unrestricted URN, a sender that is not link-local.
+    /// no captive-portal option, or holds one that `read(_:)` refuses.
     package static func announcement(in payload: UnsafeRawBufferPointer) -> Announcement? {
-        guard payload.count >= headerSize, payload[0] == 10 /* AF_INET6 */ else { return nil }
+        if case .announcement(let announcement) = read(payload) { announcement } else { nil }
+    }
+
+    /// The captive-portal option in `payload` (the bytes after the `nlmsghdr`): taken, refused
+    /// (a bad length, a URI that is empty, too long, or holds a control, space, non-ASCII or NUL
+    /// byte inside it, or is neither an `https://` URI nor the unrestricted URN; two options; a
+    /// sender that is not link-local), or not there. A message that is not a Router
+    /// Advertisement's, or whose header is malformed, holds nothing.
+    package static func read(_ payload: UnsafeRawBufferPointer) -> Reading {
+        guard payload.count >= headerSize, payload[0] == 10 /* AF_INET6 */ else { return .nothing }
         let optionsLength = Int(payload.loadUnaligned(fromByteOffset: 2, as: UInt16.self))
         let interfaceIndex = Int(payload.loadUnaligned(fromByteOffset: 4, as: Int32.self))
-        guard interfaceIndex > 0, payload[8] == routerAdvertisement, payload[9] == 0,
-              optionsLength % 8 == 0, headerSize + optionsLength <= payload.count else { return nil }
-        guard senderIsLinkLocal(attributes: UnsafeRawBufferPointer(rebasing: payload[(headerSize + optionsLength)...])) else {
-            return nil
+        guard payload[8] == routerAdvertisement, payload[9] == 0, optionsLength % 8 == 0,
+              headerSize + optionsLength <= payload.count else { return .nothing }
+        let end = headerSize + optionsLength
+        func refused(_ reason: String, _ value: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) -> Reading {
+            .refused(CaptivePortalRefusal(interfaceIndex: max(interfaceIndex, 0), reason: reason, value: value))
         }
         var offset = headerSize
-        var found: String?
-        while offset < headerSize + optionsLength {
-            guard offset + 2 <= headerSize + optionsLength else { return nil }
-            let length = Int(payload[offset + 1]) * 8
-            guard length > 0, offset + length <= headerSize + optionsLength else { return nil }
-            if payload[offset] == captivePortalOption {
+        var found: UnsafeRawBufferPointer?
+        while offset < end {
+            let isCaptivePortal = payload[offset] == captivePortalOption
+            let length = offset + 2 <= end ? Int(payload[offset + 1]) * 8 : 0
+            guard length > 0, offset + length <= end else {
+                // The kernel checks an RA's option lengths; a message past that is not to be read on.
+                return isCaptivePortal || found != nil ? refused("a malformed option length") : .nothing
+            }
+            if isCaptivePortal {
+                let value = trimmingPadding(UnsafeRawBufferPointer(rebasing: payload[(offset + 2)..<(offset + length)]))
                 // Two options disagreeing is malformed too: the network said nothing usable.
-                guard found == nil, let uri = uri(UnsafeRawBufferPointer(rebasing: payload[(offset + 2)..<(offset + length)])) else {
-                    return nil
-                }
-                found = uri
+                guard found == nil else { return refused("two captive-portal options", value) }
+                found = value
             }
             offset += length
         }
-        guard let found else { return nil }
-        return found == unrestricted ? .unrestricted(interfaceIndex: interfaceIndex) : .api(interfaceIndex: interfaceIndex, uri: found)
+        guard let found else { return .nothing }
+        guard interfaceIndex > 0 else { return refused("no interface", found) }
+        guard senderIsLinkLocal(attributes: UnsafeRawBufferPointer(rebasing: payload[end...])) else {
+            return refused("a sender that is not link-local", found)
+        }
+        if let reason = refusal(ofURI: found) { return refused(reason, found) }
+        let uri = String(decoding: found, as: UTF8.self)
+        return .announcement(uri == unrestricted ? .unrestricted(interfaceIndex: interfaceIndex) : .api(interfaceIndex: interfaceIndex, uri: uri))
     }
 
     /// The option's URI: its bytes up to the NUL padding, printable ASCII only.
     package static func uri(_ data: UnsafeRawBufferPointer) -> String? {
+        let bytes = trimmingPadding(data)
+        guard refusal(ofURI: bytes) == nil else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `data` without the NUL bytes that pad the option to a multiple of 8 bytes.
+    private static func trimmingPadding(_ data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var end = data.count
         while end > 0 && data[end - 1] == 0 { end -= 1 }
-        let bytes = UnsafeRawBufferPointer(rebasing: data[..<end])
-        guard !bytes.isEmpty, bytes.count <= uriLimit, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard text == unrestricted || (text.lowercased().hasPrefix("https://") && text.count > "https://".count) else { return nil }
-        return text
+        return UnsafeRawBufferPointer(rebasing: data[..<end])
     }
 
     /// Whether the attributes' `NDUSEROPT_SRCADDR`, when present, is an IPv6 link-local address.

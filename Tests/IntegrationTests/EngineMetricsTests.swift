@@ -33,11 +33,13 @@ final class EngineMetricsTests: XCTestCase {
         after.overruns = 3
         after.resyncs = 1
         after.forgedMessagesDropped = 5
+        after.refusedAnnouncements = 4
         engineMetrics.publish(from: before, to: after)
         let blue = [("namespace", "blue")]
         XCTAssertEqual(try metrics.expectCounter("network_reachability_overruns_total", blue).totalValue, 2)
         XCTAssertEqual(try metrics.expectCounter("network_reachability_resyncs_total", blue).totalValue, 1)
         XCTAssertEqual(try metrics.expectCounter("network_reachability_forged_messages_dropped_total", blue).totalValue, 5)
+        XCTAssertEqual(try metrics.expectCounter("network_reachability_captive_portal_announcements_refused_total", blue).totalValue, 4)
         XCTAssertEqual(try metrics.expectCounter("network_reachability_kernel_events_total", blue).totalValue, 0)
     }
 

@@ -7,7 +7,8 @@ TLS with CERTS/good.pem and .key, then, by DIR/mode (read at each connection):
 `captive` ({"captive": true, a user-portal-url, ...}), `open` ({"captive": false}),
 `wrongtype` (the `open` JSON as text/html), `garbage` (application/captive+json that is not
 JSON), `huge` (a 1 MiB body, without a Content-Length), `stallbody` (the head, then nothing); `stall` never answers the handshake.
-A request for /as/MODE answers as MODE whatever DIR/mode says: two announced URIs, two answers.
+A request for /as/MODE (or /as/MODE/ANYTHING) answers as MODE whatever DIR/mode says: two
+announced URIs, two answers; a storm of URIs, each its own.
 DIR/connections counts accepted connections, DIR/requests requests read over TLS, DIR/accept
 holds the last request's Accept header; DIR/ready appears once the socket listens.
 """
@@ -49,7 +50,7 @@ class Handler(server_state.Handler):
             self.state.write("accept", accept[0] if accept else "-")
             target = request.split(" ", 2)[1] if request.count(" ") >= 2 else ""
             if target.startswith("/as/"):
-                behaviour = target[len("/as/"):]
+                behaviour = target[len("/as/"):].split("/")[0].split("?")[0]
             if behaviour == "captive":
                 tls.sendall(head("application/captive+json", len(CAPTIVE)) + CAPTIVE)
             elif behaviour == "open":

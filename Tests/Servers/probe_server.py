@@ -39,6 +39,10 @@ ANSWERS = {
     "200chunked": respond("200 OK", [("Transfer-Encoding", "chunked")],
                           b"6\r\nhello \r\n" + b"C\r\nconnected-ok\r\n" + b"0\r\n\r\n"),
     "302": respond("302 Found", [("Location", "/login?from=probe")], b""),
+    # A hostile portal: redirects whose Location an application must never be handed to open.
+    "302js": respond("302 Found", [("Location", "javascript:alert(document.cookie)")], b""),
+    "302data": respond("302 Found", [("Location", "data:text/html,<script>alert(document.cookie)</script>")], b""),
+    "302file": respond("302 Found", [("Location", "file:///etc/passwd")], b""),
     "login": respond("200 OK", [("Content-Type", "text/html")], b"<html><form>Log in to the hotel</form></html>"),
     "511": respond("511 Network Authentication Required", [], b"<html>log in</html>"),
     "garbage": b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n",

@@ -7,10 +7,13 @@ import ReachabilitySystem
 /// A monitor's connectivity answer and the engine's path it is composed onto, under the monitor's lock.
 ///
 /// The engine's paths never carry connectivity; `compose` puts the probe's answer on each of
-/// them. An answer belongs to one epoch: the path's satisfied-ness, interface and gateways when
-/// the probe was asked for. A later path with another interface or gateways starts a new epoch,
-/// so an answer about the old network is dropped instead of composed onto the new one, and an
-/// answer can never bring back an older engine path (it is composed onto the latest).
+/// them. An answer belongs to one epoch: the path's satisfied-ness, interface, gateways and
+/// announced captive-portal API when the probe was asked for. A later path with another
+/// interface or gateways starts a new epoch, so an answer about the old network is dropped
+/// instead of composed onto the new one, and an answer can never bring back an older engine path
+/// (it is composed onto the latest). A new announcement on the same network starts a new epoch
+/// too, but the last answer stays on the path until the new API's comes (its source names the
+/// API it came from): an announcer on the link cannot pin connectivity at `unknown`.
 struct ConnectivityOverlay {
     /// What a probe's answer depends on.
     struct Key: Hashable {
@@ -23,6 +26,11 @@ struct ConnectivityOverlay {
             interfaceIndex = path.interface?.index
             gateways = path.gateways.map { "\($0)" }
             captivePortalAPI = path.captivePortalAPI
+        }
+
+        /// The same interface and gateways: only the announced API may differ.
+        func isSameNetwork(as other: Key) -> Bool {
+            interfaceIndex == other.interfaceIndex && gateways == other.gateways
         }
     }
 
@@ -77,10 +85,10 @@ struct ConnectivityOverlay {
         }
         let newKey = Key(path)
         if newKey != key {
+            if key?.isSameNetwork(as: newKey) != true { answer = nil }
             key = newKey
-            answer = nil
             epoch &+= 1
-            return (Self.apply(nil, to: path, satisfied: true), .probe(prober))
+            return (Self.apply(answer, to: path, satisfied: true), .probe(prober))
         }
         return (Self.apply(answer, to: path, satisfied: true), .nothing)
     }
@@ -93,7 +101,7 @@ struct ConnectivityOverlay {
     /// `path` as `compose` would make it, without changing anything (for `currentPath`).
     func peek(_ path: NetworkPath) -> NetworkPath {
         guard prober != nil else { return path }
-        let current = path.status == .satisfied && Key(path) == key
+        let current = path.status == .satisfied && key.map { Key(path).isSameNetwork(as: $0) } == true
         return Self.apply(current ? answer : nil, to: path, satisfied: path.status == .satisfied)
     }
 

@@ -12,6 +12,8 @@ struct EngineCounters: Sendable, Equatable {
     var overruns = 0
     var resyncs = 0
     var forgedMessagesDropped = 0
+    /// Captive-portal announcements (RA option 37) refused: malformed, unsafe or not `https://`.
+    var refusedAnnouncements = 0
     var resolutions = 0
     /// Passes that asked again only for the targets inside the prefixes of route events.
     var scopedReevaluations = 0

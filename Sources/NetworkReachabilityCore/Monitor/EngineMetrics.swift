@@ -18,6 +18,7 @@ import CoreMetrics
 /// | `network_reachability_overruns_total` | counter | namespace | receive-buffer overruns (ENOBUFS) |
 /// | `network_reachability_resyncs_total` | counter | namespace | resyncs from fresh dumps after an overrun |
 /// | `network_reachability_forged_messages_dropped_total` | counter | namespace | messages not sent by the kernel, dropped |
+/// | `network_reachability_captive_portal_announcements_refused_total` | counter | namespace | RA captive-portal options refused |
 /// | `network_reachability_lookups_total` | counter | namespace | route lookups (RTM_GETROUTE) |
 /// | `network_reachability_resolutions_total` | counter | namespace | host-name resolutions |
 /// | `network_reachability_callbacks_delivered_total` | counter | namespace | deliveries that ran a monitor's callbacks |
@@ -36,6 +37,7 @@ final class EngineMetrics: Sendable {
     private let overruns: Counter
     private let resyncs: Counter
     private let forgedMessagesDropped: Counter
+    private let refusedAnnouncements: Counter
     private let lookups: Counter
     private let resolutions: Counter
     private let callbacksDelivered: Counter
@@ -57,6 +59,7 @@ final class EngineMetrics: Sendable {
         overruns = counter("overruns")
         resyncs = counter("resyncs")
         forgedMessagesDropped = counter("forged_messages_dropped")
+        refusedAnnouncements = counter("captive_portal_announcements_refused")
         lookups = counter("lookups")
         resolutions = counter("resolutions")
         callbacksDelivered = counter("callbacks_delivered")
@@ -69,6 +72,7 @@ final class EngineMetrics: Sendable {
         add(overruns, new.overruns - old.overruns)
         add(resyncs, new.resyncs - old.resyncs)
         add(forgedMessagesDropped, new.forgedMessagesDropped - old.forgedMessagesDropped)
+        add(refusedAnnouncements, new.refusedAnnouncements - old.refusedAnnouncements)
         add(lookups, new.lookups - old.lookups)
         add(resolutions, new.resolutions - old.resolutions)
     }

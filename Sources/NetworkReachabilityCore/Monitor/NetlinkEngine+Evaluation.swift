@@ -85,7 +85,11 @@ extension NetlinkEngine {
         let supportsDNS = cachedSupportsDNS ?? false
         let oracle = RouteOracle(socket: sockets.lookup)
         var pass: EvaluationPass
-        if let template = memory.template, template.fits(routingGeneration: routingGeneration, supportsDNS: supportsDNS) {
+        // Taken out of the memory while in use, so the pass's tables are its own (no copy on
+        // write), and put back cleared at the end.
+        let template = memory.template
+        memory.template = nil
+        if let template, template.fits(routingGeneration: routingGeneration, supportsDNS: supportsDNS) {
             pass = template.pass
         } else {
             // The interfaces' preference is asked once per routing generation.
@@ -98,7 +102,6 @@ extension NetlinkEngine {
                 counters.lookups += questions.count
                 memory.preference = (routingGeneration, pass.preference)
             }
-            memory.template = .init(routingGeneration: routingGeneration, supportsDNS: supportsDNS, pass: pass.template)
         }
         // A turn whose messages were only route messages asks again only what they cover; the
         // rest of the book is still the kernel's answer (`AnswerBook`).
@@ -137,5 +140,7 @@ extension NetlinkEngine {
         }
         noteExpiries(pass.answers)
         if reusingAnswers { memory.answers.restore(pass.returnKnown()) } else { memory.answers.record(pass.answers) }
+        pass.clearAnswers()
+        memory.template = .init(routingGeneration: routingGeneration, supportsDNS: supportsDNS, pass: pass)
     }
 }

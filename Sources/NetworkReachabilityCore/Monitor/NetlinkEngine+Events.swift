@@ -27,6 +27,7 @@ extension NetlinkEngine {
     func absorb(_ drained: DrainResult, from sockets: EngineSockets) {
         let (result, finished) = settle(drained, from: sockets)
         count(result)
+        armAnnouncementRelease(from: sockets)
         guard result.anythingChanged else { return }
         forgetAnswers(movedBy: result)
         var change = pending ?? PendingChange(base: snapshot)
@@ -209,6 +210,7 @@ extension NetlinkEngine {
             counters.forgedMessagesDropped += result.forgedDropped
             logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])
         }
+        if result.refusedAnnouncements > 0 { countRefusals(in: result) }
         if result.overrun {
             counters.overruns += 1
             logger.notice("netlink receive buffer overran; resyncing from fresh dumps", metadata: ["namespace": "\(namespace)"])

@@ -51,8 +51,8 @@ final class ProbeLab: @unchecked Sendable {  // `let`s only, and a Process used 
         guard server.isRunning else { throw TimedOut(what: "the probe server started (it exited)") }
     }
 
-    /// What the server does with the next connection: `204`, `200ok`, `200chunked`, `302`,
-    /// `login`, `511`, `garbage`, `silent`, `bigheader`, `endless`, `slowloris`, `reset`.
+    /// What the server does with the next connection: `204`, `200ok`, `200chunked`, `302`, `302js`,
+    /// `302data`, `302file` (a redirect to `javascript:`, `data:`, `file:`), `login`, `511`, `garbage`, `silent`, `bigheader`, `endless`, `slowloris`, `reset`.
     func setMode(_ mode: String) {
         let path = stateDirectory + "/mode"
         _ = FileManager.default.createFile(atPath: path + ".tmp", contents: Data(mode.utf8))

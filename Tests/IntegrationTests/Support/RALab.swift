@@ -21,10 +21,23 @@ struct RALab {
     /// Sends one RA whose option 37 holds `uri` (`\xNN` escapes allowed); `rawLength` forces the
     /// option's length field (in 8-byte units) whatever its size.
     func sendRA(_ uri: String, rawLength: Int? = nil) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Servers/send_ra.py").path
-        try lab.upstream.run("python3", script, "u0", uri, extra: rawLength.map { ["--raw-length", String($0)] } ?? [])
+        try lab.upstream.run("python3", Self.script, "u0", uri, extra: rawLength.map { ["--raw-length", String($0)] } ?? [])
     }
+
+    /// Sends `count` RAs, one every `interval` seconds, `{n}` in `template` replaced by 0 to
+    /// count-1, as an attacker on the link would. - Returns: how many went out, the seconds from
+    /// the first to the last, as the sender measured them, and when the last went (`DispatchTime`).
+    func sendStorm(_ template: String, count: Int, interval: Double) throws -> (sent: Int, seconds: Double, last: DispatchTime) {
+        let report = lab.stateDirectory + "/storm"
+        try lab.upstream.run("python3", Self.script, "u0", template,
+                             extra: ["--count", String(count), "--interval", String(interval), "--report", report])
+        let words = try String(contentsOfFile: report, encoding: .utf8).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard words.count == 3 else { throw TimedOut(what: "send_ra.py reported the storm") }
+        return (Int(words[0]), words[1], DispatchTime(uptimeNanoseconds: UInt64(words[2] * 1e9)))
+    }
+
+    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Servers/send_ra.py").path
 }
 
 /// Runs `body` with a fresh `RALab` (and its `ProbeLab`); everything is removed after.

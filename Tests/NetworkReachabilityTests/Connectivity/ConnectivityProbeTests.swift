@@ -70,12 +70,39 @@ final class ConnectivityProbeTests: XCTestCase {
         XCTAssertEqual(try answer(302, location: "../login").portalURL, "http://192.0.2.1:8080/login")
         XCTAssertEqual(try answer(302, location: "../../x/./y").portalURL, "http://192.0.2.1:8080/x/y")
         XCTAssertEqual(try answer(302, location: "#top").portalURL, "http://192.0.2.1:8080/check/gen_204#top")
-        XCTAssertEqual(try answer(302, location: "mailto:portal@example").portalURL, "mailto:portal@example")
-        XCTAssertEqual(try answer(302, location: "Portal+1.x-y:z").portalURL, "Portal+1.x-y:z")
+        XCTAssertEqual(try answer(302, location: "HTTPS://Portal.example/x").portalURL, "HTTPS://Portal.example/x")
+        XCTAssertEqual(try answer(302, location: "/login").reason, "redirect")
         XCTAssertEqual(try answer(302, location: "1a:b").portalURL, "http://192.0.2.1:8080/check/1a:b")
         XCTAssertEqual(try answer(302, location: "/login").source, .probe(probe.url))
         XCTAssertTrue(ProbeVerdict.needsBody(status: 200, probe: try ConnectivityProbe(url: probe.url, expecting: "x")))
         XCTAssertFalse(ProbeVerdict.needsBody(status: 200, probe: probe))
+    }
+
+    /// Only an `http://` or `https://` URL is surfaced: an application opens `portalURL`, and a
+    /// `javascript:` one would run there. Anything else is a portal without a URL that says why.
+    func testRedirect_toAnotherScheme_orNoURL_isAPortalWithoutAURL() throws {
+        let probe = try ConnectivityProbe(url: "http://192.0.2.1:8080/check/gen_204")
+        func answer(_ location: String) -> ConnectivityAnswer {
+            ProbeVerdict.answer(for: HTTPResponseHead(status: 302, location: location, framing: .untilClose, bodyOffset: 0),
+                                body: [], probe: probe)
+        }
+        for location in ["javascript:alert(document.cookie)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>",
+                         "file:///etc/passwd", "mailto:portal@example", "Portal+1.x-y:z", "vbscript:msgbox", "ftp://portal.example/"] {
+            let refused = answer(location)
+            XCTAssertEqual(refused.connectivity, .portal, location)
+            XCTAssertNil(refused.portalURL, location)
+            XCTAssertEqual(refused.reason, "redirect to a non-HTTP URL", location)
+        }
+        for location in ["http:login", "https:///x", "http://", "bad url", "//", String(repeating: "a", count: 3000)] {
+            let refused = answer(location)
+            XCTAssertEqual(refused.connectivity, .portal, location)
+            XCTAssertNil(refused.portalURL, location)
+            XCTAssertEqual(refused.reason, "redirect to a malformed URL", location)
+        }
+        // The detail (`--verbose`) escapes what is not printable ASCII.
+        let hostile = answer("javascript:\u{1B}[31m\u{9B}x")
+        XCTAssertFalse(hostile.detail.unicodeScalars.contains { $0.value < 0x20 || $0.value >= 0x7f }, hostile.detail)
+        XCTAssertTrue(hostile.detail.contains("javascript:\\x1b[31m\\xc2\\x9bx"), hostile.detail)
     }
 
     func testLocation_queryOnlyAndScheme_relativeResolvedAgainstTheProbesPath() throws {

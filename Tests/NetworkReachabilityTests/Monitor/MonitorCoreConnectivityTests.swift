@@ -49,6 +49,37 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         core.setQueue(nil)
     }
 
+    /// A new announced API on the same network keeps the last answer until the new API's comes
+    /// (an announcer on the link cannot pin connectivity at `unknown`); another gateway drops it.
+    func testNewAnnouncedAPI_keepsTheLastAnswer_untilItsOwn_butAMovedPathDropsIt() throws {
+        let core = MonitorCore(target: .general(.none), initial: Self.path())
+        let queue = DispatchQueue(label: "test.connectivity.api")
+        let paths = Recorder<NetworkPath>()
+        core.pathHandler = { paths.append($0) }
+        core.setQueue(queue)
+        core.setConnectivityProber(ConnectivityProber(probe: nil, namespace: .current, passive: true, fetchesAPIAlone: true))
+        core.applyConnectivity(Self.answer, epoch: try XCTUnwrap(core.connectivityEpoch()).0)
+        var announced = Self.path()
+        announced.captivePortalAPI = "https://api.example/1"
+        MonitorCore.deliver([core.publish(announced).delivery].compactMap { $0 })
+        let (epoch, key) = try XCTUnwrap(core.connectivityEpoch())
+        XCTAssertEqual(key.captivePortalAPI, "https://api.example/1", "the new API is asked for")
+        queue.sync {}
+        XCTAssertEqual(paths.values.last?.connectivity, .portal, "the last answer stays meanwhile")
+        XCTAssertEqual(paths.values.last?.captivePortalAPI, "https://api.example/1")
+        XCTAssertEqual(core.current.connectivitySource, .probe("http://x/"), "its source says where it came from")
+        let full = ConnectivityAnswer(connectivity: .full, source: .captivePortalAPI("https://api.example/1"), detail: "captive: false")
+        core.applyConnectivity(full, epoch: epoch)
+        queue.sync {}
+        XCTAssertEqual(paths.values.map(\.connectivity), [.unknown, .portal, .portal, .full])
+        var moved = Self.path(gateway: "10.0.0.254")
+        moved.captivePortalAPI = "https://api.example/1"
+        MonitorCore.deliver([core.publish(moved).delivery].compactMap { $0 })
+        queue.sync {}
+        XCTAssertEqual(paths.values.last?.connectivity, .unknown, "another network: the answer goes")
+        core.setQueue(nil)
+    }
+
     func testWithoutAProber_connectivityIsUnknown_andNothingIsAsked() {
         let core = MonitorCore(target: .general(.none), initial: Self.path())
         XCTAssertNil(core.publish(Self.path()).delivery)

@@ -1,0 +1,42 @@
+import ReachabilityModel
+import ReachabilityNetlink
+import Dispatch
+import Logging
+
+/// The captive-portal announcements of the engine's event socket: the timer for a change the
+/// pacing holds back (`CaptivePortalAnnouncements`), and the log of the refused ones.
+extension NetlinkEngine {
+    /// Arms one timer of the loop for the held announcement's time, if one waits and none is armed.
+    func armAnnouncementRelease(from sockets: EngineSockets) {
+        guard let due = sockets.events.heldAnnouncementDue() else { return }
+        _ = waiter?.schedule(at: DispatchTime(uptimeNanoseconds: due)) { [weak self] in self?.releaseHeldAnnouncements() }
+    }
+
+    /// The held announcement's time has come (on the queue, from the waiter): shown and evaluated
+    /// as a change of its link, as networkd's are; a later one still held arms the next timer.
+    func releaseHeldAnnouncements() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let sockets else { return }
+        guard sockets.events.releaseHeldAnnouncements() else { return armAnnouncementRelease(from: sockets) }
+        var result = DrainResult()
+        result.linksOrAddressesChanged = true
+        absorb(result, from: sockets)
+        propagate()
+    }
+
+    /// Counts the drain's refused announcements and logs each (up to the drain's detail limit) at
+    /// debug level: the interface, what was wrong, and the value escaped, never its raw bytes.
+    func countRefusals(in result: DrainResult) {
+        counters.refusedAnnouncements += result.refusedAnnouncements
+        for refusal in result.refusals {
+            logger.debug("refused a captive-portal announcement", metadata: [
+                "namespace": "\(namespace)", "interface": "\(refusal.interfaceIndex)",
+                "reason": "\(refusal.reason)", "value": "\(refusal.value)",
+            ])
+        }
+        let untold = result.refusedAnnouncements - result.refusals.count
+        if untold > 0 {
+            logger.debug("refused more captive-portal announcements", metadata: ["namespace": "\(namespace)", "count": "\(untold)"])
+        }
+    }
+}
