@@ -62,18 +62,35 @@ static inline int CNetlink_isWireless(int fd, const char *name) {
     return ioctl(fd, 0x8B01 /* SIOCGIWNAME */, &request) == 0 ? 1 : 0;
 }
 
+/// SIOCETHTOOL with `command` (an ethtool struct whose `cmd` is set) for `name`. Returns ioctl's result.
+static inline int CNetlink_ethtool(int fd, const char *name, void *command) {
+    struct ifreq request;
+    memset(&request, 0, sizeof request);
+    strncpy(request.ifr_name, name, IFNAMSIZ - 1);
+    request.ifr_data = (char *)command;
+    return ioctl(fd, SIOCETHTOOL, &request);
+}
+
 /// The driver's name (ETHTOOL_GDRVINFO) into `driver`, NUL-terminated. Returns 0 or -1.
 static inline int CNetlink_driverName(int fd, const char *name, char *driver, size_t capacity) {
     struct ethtool_drvinfo info;
-    struct ifreq request;
     memset(&info, 0, sizeof info);
-    memset(&request, 0, sizeof request);
     info.cmd = ETHTOOL_GDRVINFO;
-    strncpy(request.ifr_name, name, IFNAMSIZ - 1);
-    request.ifr_data = (char *)&info;
-    if (ioctl(fd, SIOCETHTOOL, &request) != 0 || capacity == 0) return -1;
+    if (CNetlink_ethtool(fd, name, &info) != 0 || capacity == 0) return -1;
     strncpy(driver, info.driver, capacity - 1);
     driver[capacity - 1] = 0;
+    return 0;
+}
+
+/// The negotiated speed in Mb/s and duplex (ETHTOOL_GSET, what `ethtool IF` prints): 0 with
+/// `*speed` (0xFFFFFFFF unknown) and `*duplex` (0 half, 1 full, 0xFF unknown), or -1.
+static inline int CNetlink_linkSpeed(int fd, const char *name, unsigned int *speed, unsigned char *duplex) {
+    struct ethtool_cmd command;
+    memset(&command, 0, sizeof command);
+    command.cmd = ETHTOOL_GSET;
+    if (CNetlink_ethtool(fd, name, &command) != 0) return -1;
+    *speed = ethtool_cmd_speed(&command);
+    *duplex = command.duplex;
     return 0;
 }
 

@@ -15,10 +15,15 @@ import ReachabilitySystem
 public typealias SCNetworkReachability = PathMonitor
 /// `SCNetworkReachabilityFlags`, with Apple's bit values and member names.
 public typealias SCNetworkReachabilityFlags = ReachabilityFlags
-/// `SCNetworkReachabilityCallBack`: a C function; a closure literal that captures nothing converts
-/// to it. Its first argument is the target as an `OpaquePointer` (Apple passes the
-/// `SCNetworkReachability`): `SCNetworkReachabilityGetFlags` accepts it as it is.
-public typealias SCNetworkReachabilityCallBack = PathMonitor.Callback
+/// `SCNetworkReachabilityCallBack`: called with the target, its flags and the context's `info`, as
+/// Apple's. A closure literal (`{ _, flags, info in ... }`), one that names the first parameter's
+/// type (`(target: SCNetworkReachability, flags: SCNetworkReachabilityFlags, info:
+/// UnsafeMutableRawPointer?)`) and a global function of that shape all convert to it.
+///
+/// A `@Sendable` Swift function rather than Apple's `@convention(c)`: a C function type cannot
+/// take a Swift class, and the target is one here. `SCNetworkReachabilitySetCallback` still takes
+/// `PathMonitor.Callback`, the C function type whose first parameter is an `OpaquePointer`.
+public typealias SCNetworkReachabilityCallBack = @Sendable (SCNetworkReachability, SCNetworkReachabilityFlags, UnsafeMutableRawPointer?) -> Void
 
 /// Stands for Apple's `kCFAllocatorDefault`, so that `SCNetworkReachabilityCreateWithName(kCFAllocatorDefault, ...)`
 /// compiles; the allocator arguments are ignored.

@@ -27,6 +27,21 @@ public func SCNetworkReachabilitySetCallback(
     _ target: SCNetworkReachability, _ callout: SCNetworkReachabilityCallBack?,
     _ context: UnsafeMutablePointer<SCNetworkReachabilityContext>?
 ) -> Bool {
+    guard let callout else { return target.setCallback(nil, retainedContext: nil) }
+    // The target's own C callback face, with a trampoline whose context holds the callout and the
+    // user's context: the core retains and releases that box as it does any context.
+    let box = CalloutBox(callout, context.map { $0.pointee.callbackContext })
+    return target.setCallback(CalloutBox.trampoline, retainedContext: box.callbackContext)
+}
+
+/// The same with a C function whose first parameter is the target as an `OpaquePointer`
+/// (`PathMonitor.Callback`); `SCNetworkReachabilityGetFlags` accepts that pointer as it is.
+@_disfavoredOverload
+@discardableResult
+public func SCNetworkReachabilitySetCallback(
+    _ target: SCNetworkReachability, _ callout: PathMonitor.Callback?,
+    _ context: UnsafeMutablePointer<SCNetworkReachabilityContext>?
+) -> Bool {
     // The target's own C callback face: the one callback and context of `PathMonitor.setCallback(_:context:)`.
     target.setCallback(callout, retainedContext: callout == nil ? nil : context.map { $0.pointee.callbackContext })
 }

@@ -50,8 +50,18 @@ package enum InterfaceClassifier {
         return false
     }
 
+    /// The link's measured quality where its figures mean something: Wi-Fi and Ethernet (physical or
+    /// virtual). Cellular (no ModemManager client here), tunnels (tun reports a fixed 10 Mb/s that
+    /// says nothing of the path beneath) and loopback are `unknown`.
+    package static func linkQuality(of link: LinkState, type: NetworkInterface.InterfaceType) -> LinkQuality {
+        type == .wifi || type == .wiredEthernet ? link.traits.linkQuality : .unknown
+    }
+
     package static func interface(for link: LinkState) -> NetworkInterface {
-        NetworkInterface(name: link.name, index: link.index, type: type(of: link),
-                         isExpensive: isExpensive(link), isConstrained: link.traits.isConfiguredConstrained, kind: link.kind)
+        let type = type(of: link)
+        return NetworkInterface(name: link.name, index: link.index, type: type, isExpensive: isExpensive(link),
+                         isConstrained: link.traits.isConfiguredConstrained || link.traits.isConfiguredUltraConstrained,
+                         kind: link.kind, isUltraConstrained: link.traits.isConfiguredUltraConstrained,
+                         linkQuality: linkQuality(of: link, type: type))
     }
 }

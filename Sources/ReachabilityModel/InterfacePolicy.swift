@@ -12,6 +12,9 @@ public struct InterfacePolicy: Sendable, Hashable {
     public var expensiveInterfaceNames: Set<String>
     /// Interfaces whose paths are `isConstrained` (Low Data Mode has no Linux equivalent: only this list sets it).
     public var constrainedInterfaceNames: Set<String>
+    /// Interfaces whose paths are `isUltraConstrained` (and so `isConstrained` too): Apple's
+    /// ultra-constrained mode has no Linux equivalent, only this list sets it.
+    public var ultraConstrainedInterfaceNames: Set<String> = []
     /// The root sysfs is read from to classify devices (`ROOT/class/net/IF/uevent`, `phy80211`, `wireless`,
     /// `device/driver`). nil: `/sys`, read only for the process's own namespace, since another
     /// namespace's devices are not in this process's sysfs (ioctls made inside it answer instead).
@@ -24,9 +27,11 @@ public struct InterfacePolicy: Sendable, Hashable {
     package var networkdLinksRoot: String?
 
     /// - Parameters: see the properties; all empty by default.
-    public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = []) {
+    public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [],
+                ultraConstrainedInterfaceNames: Set<String> = []) {
         self.expensiveInterfaceNames = expensiveInterfaceNames
         self.constrainedInterfaceNames = constrainedInterfaceNames
+        self.ultraConstrainedInterfaceNames = ultraConstrainedInterfaceNames
     }
 
     /// A policy that reads sysfs under `sysfsRoot`, and networkd's link states under `networkdLinksRoot` (tests).

@@ -12,6 +12,11 @@ package struct LinkTraits: Sendable, Hashable {
     /// Named by the configuration.
     package var isConfiguredExpensive: Bool = false
     package var isConfiguredConstrained: Bool = false
+    package var isConfiguredUltraConstrained: Bool = false
+    /// The class of the link layer's figures, with hysteresis (`LinkMeasurement`), measured again
+    /// on every change of the link's state (Wi-Fi: on every change of links or addresses). Only the
+    /// class is kept here, so a figure that moves within its class changes no link.
+    package var linkQuality: LinkQuality = .unknown
 
     package init(deviceType: String? = nil, isWireless: Bool = false, driver: String? = nil, usbProduct: String? = nil, isConfiguredExpensive: Bool = false, isConfiguredConstrained: Bool = false) {
         self.deviceType = deviceType

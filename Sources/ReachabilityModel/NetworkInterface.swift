@@ -34,8 +34,13 @@ public struct NetworkInterface: Sendable, Hashable, CustomStringConvertible {
     public var type: InterfaceType
     /// Traffic over it may cost money: cellular, Bluetooth PAN, tethering to a phone, or named by `InterfacePolicy`.
     public var isExpensive: Bool
-    /// Named as constrained by `InterfacePolicy`.
+    /// Named as constrained (or ultra-constrained) by `InterfacePolicy`.
     public var isConstrained: Bool
+    /// Named as ultra-constrained by `InterfacePolicy` (Apple's `isUltraConstrained`; Linux has no such mode).
+    public var isUltraConstrained: Bool = false
+    /// How well its link layer carries traffic now, measured from the link's figures (carrier,
+    /// speed and duplex, a Wi-Fi signal); `unknown` without carrier or figures. See ``LinkQuality``.
+    public var linkQuality: LinkQuality = .unknown
     /// The link's kind as the kernel names it (IFLA_INFO_KIND): `wireguard`, `tun` (tun and tap),
     /// `ppp`, `vxlan`, `veth`, `bridge`, ...; nil for a physical device and for loopback.
     /// `isTunnel` says whether it is a tunnel.
@@ -43,7 +48,9 @@ public struct NetworkInterface: Sendable, Hashable, CustomStringConvertible {
 
     /// Makes an interface value.
     public init(name: String, index: Int, type: InterfaceType, isExpensive: Bool = false, isConstrained: Bool = false,
-                kind: String? = nil) {
+                kind: String? = nil, isUltraConstrained: Bool = false, linkQuality: LinkQuality = .unknown) {
+        self.isUltraConstrained = isUltraConstrained
+        self.linkQuality = linkQuality
         self.name = name
         self.index = index
         self.type = type

@@ -6,7 +6,7 @@ import ReachabilitySystem
 
 extension NetworkPath: Codable {
     private enum CodingKeys: String, CodingKey {
-        case status, unsatisfiedReason, interface, gateways, availableInterfaces, isExpensive, isConstrained
+        case status, unsatisfiedReason, interface, gateways, availableInterfaces, isExpensive, isConstrained, linkQuality
         case supportsIPv4, supportsIPv6, supportsDNS
         case connectivity, portalURL, connectivityReason, captivePortalAPI, captivePortal
         // Beside a record's path, not in it: a path carries them itself.
@@ -54,6 +54,7 @@ extension NetworkPath: Codable {
         try container.encode(availableInterfaces, forKey: .availableInterfaces)
         try container.encode(isExpensive, forKey: .isExpensive)
         try container.encode(isConstrained, forKey: .isConstrained)
+        try container.encode(linkQuality, forKey: .linkQuality)
         try container.encode(supportsIPv4, forKey: .supportsIPv4)
         try container.encode(supportsIPv6, forKey: .supportsIPv6)
         try container.encode(supportsDNS, forKey: .supportsDNS)
@@ -100,10 +101,11 @@ extension NetworkPath.UnsatisfiedReason: Codable {
 
 extension NetworkInterface: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, index, type, isExpensive, isConstrained, kind
+        case name, index, type, isExpensive, isConstrained, kind, isUltraConstrained, linkQuality
     }
 
-    /// Decodes `{"name":..,"index":..,"type":..}`; `isExpensive`, `isConstrained` and `kind` when present.
+    /// Decodes `{"name":..,"index":..,"type":..}`; `linkQuality`, `isExpensive`, `isConstrained`,
+    /// `kind` and `isUltraConstrained` when present.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -112,12 +114,15 @@ extension NetworkInterface: Codable {
             type: try container.decode(InterfaceType.self, forKey: .type),
             isExpensive: try container.decodeIfPresent(Bool.self, forKey: .isExpensive) ?? false,
             isConstrained: try container.decodeIfPresent(Bool.self, forKey: .isConstrained) ?? false,
-            kind: try container.decodeIfPresent(String.self, forKey: .kind)
+            kind: try container.decodeIfPresent(String.self, forKey: .kind),
+            isUltraConstrained: try container.decodeIfPresent(Bool.self, forKey: .isUltraConstrained) ?? false,
+            linkQuality: try container.decodeIfPresent(LinkQuality.self, forKey: .linkQuality) ?? .unknown
         )
     }
 
-    /// Encodes a record's `{"name":..,"index":..,"type":..}`, plus `isExpensive` and
-    /// `isConstrained` only when true and `kind` when known, which a record leaves out.
+    /// Encodes a record's `{"name":..,"index":..,"type":..,"linkQuality":..}`, plus `isExpensive`,
+    /// `isConstrained` and `isUltraConstrained` only when true and `kind` when known, which a
+    /// record leaves out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
@@ -126,6 +131,21 @@ extension NetworkInterface: Codable {
         if isExpensive { try container.encode(true, forKey: .isExpensive) }
         if isConstrained { try container.encode(true, forKey: .isConstrained) }
         try container.encodeIfPresent(kind, forKey: .kind)
+        if isUltraConstrained { try container.encode(true, forKey: .isUltraConstrained) }
+        try container.encode(linkQuality, forKey: .linkQuality)
+    }
+}
+
+extension LinkQuality: Codable {
+    /// Decodes `unknown`, `minimal`, `moderate` or `good`.
+    public init(from decoder: any Decoder) throws {
+        self = try decodeCaseName(decoder, among: Self.allCases, what: "link quality")
+    }
+
+    /// Encodes the case name.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 }
 

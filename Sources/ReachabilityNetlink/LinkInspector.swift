@@ -21,6 +21,8 @@ package final class LinkInspector {
     private let sysfsSpeaksForNamespace: Bool
     private let policy: InterfacePolicy
     private var cache: [Int: (Key, LinkTraits)] = [:]
+    /// Per ifindex: the state a link's figures were last read in, and the class they made.
+    var qualities: [Int: QualityRecord] = [:]
 
     /// Must run inside the namespace (the control socket belongs to the namespace it was made in).
     package init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) {
@@ -33,31 +35,50 @@ package final class LinkInspector {
         if controlSocket >= 0 { Syscalls.close(controlSocket) }
     }
 
-    /// Fills in the traits of every link, from the cache where the link did not change.
+    /// Fills in the traits of every link, from the cache where the link did not change, and measures
+    /// its link quality again where its state changed (a Wi-Fi link's: every time).
     package func inspect(_ links: inout [Int: LinkState]) {
-        // Runs on every link or address change: links that went away are dropped from the cache
+        // Runs on every link or address change: links that went away are dropped from the caches
         // only when there are some, and the links are updated through their positions, so
         // neither table is copied.
         if cache.count > links.count || cache.keys.contains(where: { links[$0] == nil }) {
             cache = cache.filter { links[$0.key] != nil }
         }
+        if qualities.count > links.count || qualities.keys.contains(where: { links[$0] == nil }) {
+            qualities = qualities.filter { links[$0.key] != nil }
+        }
         var position = links.values.startIndex
         while position != links.values.endIndex {
             let link = links.values[position]
             let key = Key(name: link.name, kind: link.kind)
-            let traits: LinkTraits
+            var traits: LinkTraits
             if let (cachedKey, cached) = cache[link.index], cachedKey == key {
                 traits = cached
             } else {
                 var fresh = traitsFromDevice(link)
                 fresh.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
                 fresh.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
+                fresh.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
                 cache[link.index] = (key, fresh)
                 traits = fresh
             }
+            traits.linkQuality = measuredQuality(of: link, traits: traits)
             if link.traits != traits { links.values[position].traits = traits }
             links.values.formIndex(after: &position)
         }
+    }
+
+    /// Where the link's figures are read: the fixture root, `/sys` for the process's own namespace,
+    /// else nil (ioctls made inside the namespace).
+    var sysfsRootForMeasurement: String? { policy.sysfsRoot ?? (sysfsSpeaksForNamespace ? "/sys" : nil) }
+
+    /// The link's speed and duplex by `ETHTOOL_GSET` on the namespace's control socket.
+    func speedFromIoctl(_ name: String) -> LinkMeasurement {
+        var speed: UInt32 = 0
+        var duplex: UInt8 = 0
+        guard controlSocket >= 0, CNetlink_linkSpeed(controlSocket, name, &speed, &duplex) == 0 else { return LinkMeasurement() }
+        return LinkMeasurement(speedMbps: speed == 0 || speed == UInt32.max ? nil : Int(speed),
+                               isFullDuplex: duplex == 1 ? true : duplex == 0 ? false : nil)
     }
 
     private func traitsFromDevice(_ link: LinkState) -> LinkTraits {
@@ -111,7 +132,7 @@ package final class LinkInspector {
     }
 
     /// Reads at most 64 KiB: sysfs attributes are small; a fixture that is not must not hurt.
-    private static func readSmallFile(_ path: String) -> String? {
+    static func readSmallFile(_ path: String) -> String? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { Syscalls.close(fd) }

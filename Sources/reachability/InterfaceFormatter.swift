@@ -8,7 +8,7 @@ protocol InterfaceFormatter: Sendable {
 /// (`jq -s` makes an array of them).
 ///
 /// ```json
-/// {"index":2,"name":"v0","type":"wiredEthernet","flags":["BROADCAST","MULTICAST","UP","RUNNING","LOWER_UP"],"operstate":"UP","carrier":true,"addresses":["10.9.0.1/24"],"isExpensive":false,"isConstrained":false}
+/// {"index":2,"name":"v0","type":"wiredEthernet","flags":["BROADCAST","MULTICAST","UP","RUNNING","LOWER_UP"],"operstate":"UP","carrier":true,"addresses":["10.9.0.1/24"],"isExpensive":false,"isConstrained":false,"linkQuality":"good"}
 /// ```
 struct InterfaceJSONFormatter: InterfaceFormatter {
     func format(_ rows: [InterfaceRow]) -> String {
@@ -26,6 +26,7 @@ struct InterfaceJSONFormatter: InterfaceFormatter {
             ("addresses", .array(row.addresses.map { .string($0) })),
             ("isExpensive", .bool(row.isExpensive)),
             ("isConstrained", .bool(row.isConstrained)),
+            ("linkQuality", .string(row.linkQuality.description)),
         ])
     }
 }
@@ -33,17 +34,18 @@ struct InterfaceJSONFormatter: InterfaceFormatter {
 /// An aligned table for a person, with a header line; `-` for an empty cell.
 ///
 /// ```
-/// INDEX  NAME  TYPE           OPERSTATE  CARRIER  EXPENSIVE  FLAGS                                   ADDRESSES
-/// 1      lo    loopback       UNKNOWN    yes      no         LOOPBACK,UP,RUNNING,LOWER_UP            127.0.0.1/8,::1/128
-/// 2      v0    wiredEthernet  UP         yes      no         BROADCAST,MULTICAST,UP,RUNNING,LOWER_UP 10.9.0.1/24
+/// INDEX  NAME  TYPE           OPERSTATE  CARRIER  EXPENSIVE  FLAGS                                    ADDRESSES            QUALITY
+/// 1      lo    loopback       UNKNOWN    yes      no         LOOPBACK,UP,RUNNING,LOWER_UP             127.0.0.1/8,::1/128  unknown
+/// 2      v0    wiredEthernet  UP         yes      no         BROADCAST,MULTICAST,UP,RUNNING,LOWER_UP  10.9.0.1/24          good
 /// ```
-/// Every cell is one word, so `awk` can pick columns. With `colour`, the operational state is
+/// Every cell is one word, so `awk` can pick columns; QUALITY came last, so the earlier columns
+/// keep their places. With `colour`, the operational state is
 /// green when up, red when down, and the header is dim.
 struct InterfaceTableFormatter: InterfaceFormatter {
     /// Whether to add ANSI colours.
     var colour: Bool
 
-    private static let header = ["INDEX", "NAME", "TYPE", "OPERSTATE", "CARRIER", "EXPENSIVE", "FLAGS", "ADDRESSES"]
+    private static let header = ["INDEX", "NAME", "TYPE", "OPERSTATE", "CARRIER", "EXPENSIVE", "FLAGS", "ADDRESSES", "QUALITY"]
 
     func format(_ rows: [InterfaceRow]) -> String {
         let cells = rows.map(Self.cells(of:))
@@ -73,6 +75,7 @@ struct InterfaceTableFormatter: InterfaceFormatter {
             row.isExpensive ? "yes" : "no",
             row.flags.isEmpty ? "-" : row.flags.joined(separator: ","),
             row.addresses.isEmpty ? "-" : row.addresses.joined(separator: ","),
+            row.linkQuality.description,
         ]
     }
 

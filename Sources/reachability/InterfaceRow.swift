@@ -21,6 +21,8 @@ struct InterfaceRow: Sendable, Hashable {
     var isExpensive: Bool
     /// Named as constrained by the library's `InterfacePolicy`.
     var isConstrained: Bool
+    /// How well its link layer carries traffic (`unknown`, `minimal`, `moderate`, `good`).
+    var linkQuality: LinkQuality
 
     init(_ status: InterfaceStatus) {
         index = status.interface.index
@@ -32,6 +34,7 @@ struct InterfaceRow: Sendable, Hashable {
         addresses = status.addresses
         isExpensive = status.interface.isExpensive
         isConstrained = status.interface.isConstrained
+        linkQuality = status.interface.linkQuality
     }
 
     /// The interfaces of `namespace`, by index.

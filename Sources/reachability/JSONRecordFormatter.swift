@@ -57,6 +57,7 @@ struct JSONRecordFormatter: RecordFormatter {
         json.endArray()
         json.key("isExpensive"); json.bool(path.isExpensive)
         json.key("isConstrained"); json.bool(path.isConstrained)
+        json.key("linkQuality"); json.string(path.linkQuality.description)
         json.key("supportsIPv4"); json.bool(path.supportsIPv4)
         json.key("supportsIPv6"); json.bool(path.supportsIPv6)
         json.key("supportsDNS"); json.bool(path.supportsDNS)
@@ -90,6 +91,7 @@ struct JSONRecordFormatter: RecordFormatter {
         json.key("name"); json.string(interface.name)
         json.key("index"); json.int(interface.index)
         json.key("type"); json.string(interface.type.description)
+        json.key("linkQuality"); json.string(interface.linkQuality.description)
         json.endObject()
     }
 }

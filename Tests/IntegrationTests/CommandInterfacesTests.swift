@@ -7,7 +7,7 @@ import XCTest
 /// carrier and an address) and leaves flags, operstate, carrier and addresses unknown (`null`,
 /// `?`): the assertions accept unknown values, and check known ones against the kernel.
 final class CommandInterfacesTests: CommandTestCase {
-    private static let keys = ["index", "name", "type", "flags", "operstate", "carrier", "addresses", "isExpensive", "isConstrained"]
+    private static let keys = ["index", "name", "type", "flags", "operstate", "carrier", "addresses", "isExpensive", "isConstrained", "linkQuality"]
 
     func testNetnsValue_withASlashIsAPath_elseAName() throws {
         let byName = try reachability(["interfaces", "--json", "--netns", namespace])
@@ -41,6 +41,7 @@ final class CommandInterfacesTests: CommandTestCase {
         XCTAssertEqual(v0["type"] as? String, "wiredEthernet")
         XCTAssertEqual(v0["isExpensive"] as? Bool, false)
         XCTAssertEqual(v0["isConstrained"] as? Bool, false)
+        XCTAssertEqual(v0["linkQuality"] as? String, "good", "a veth: 10 Gb/s, full duplex")
         if let flags = v0["flags"] as? [String] {
             XCTAssertTrue(Set(flags).isSuperset(of: ["UP", "LOWER_UP", "BROADCAST", "MULTICAST"]), "\(flags)")
         } else {
@@ -63,7 +64,7 @@ final class CommandInterfacesTests: CommandTestCase {
         XCTAssertGreaterThanOrEqual(lines.count, 2, "a header and v0: \(result.stdout)")
         let header = try XCTUnwrap(lines.first)
         XCTAssertEqual(header.split(separator: " ").map(String.init),
-                       ["INDEX", "NAME", "TYPE", "OPERSTATE", "CARRIER", "EXPENSIVE", "FLAGS", "ADDRESSES"])
+                       ["INDEX", "NAME", "TYPE", "OPERSTATE", "CARRIER", "EXPENSIVE", "FLAGS", "ADDRESSES", "QUALITY"])
         let columnStarts = Self.wordStarts(header)
         for line in lines.dropFirst() {
             XCTAssertEqual(Self.wordStarts(line), columnStarts, "aligned under the header:\n\(header)\n\(line)")

@@ -40,7 +40,7 @@ extension CompatTests {
             probe.lateCallbacks.add(1, ordering: .relaxed)
         }
         probe.infos.append(UInt(bitPattern: info))
-        probe.targets.append(UInt(bitPattern: UnsafeRawPointer(target)))
+        probe.targets.append(UInt(bitPattern: Unmanaged.passUnretained(target).toOpaque()))
         var current = SCNetworkReachabilityFlags()
         probe.flagsFromTarget.append(SCNetworkReachabilityGetFlags(target, &current))
         if let thread = probe.expectedThread {

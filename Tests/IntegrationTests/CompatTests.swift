@@ -250,7 +250,7 @@ final class CompatTests: XCTestCase {
             wait(for: [paths.expectation(count: 1)], timeout: timeout)
             let first = try XCTUnwrap(paths.values.first)
             XCTAssertEqual(first.status, .satisfied)
-            XCTAssertEqual(first.interface?.name, "v0")
+            XCTAssertEqual(first.networkPath.interface?.name, "v0")
             let interface: NWInterface? = first.availableInterfaces.first { $0.name == "v0" }
             XCTAssertNotNil(interface)
 

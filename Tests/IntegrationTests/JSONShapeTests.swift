@@ -8,7 +8,7 @@ import XCTest
 final class JSONShapeTests: CommandTestCase {
     /// The keys a path adds to a record's `path` object, and those its interfaces add.
     private static let pathExtras: Set = ["flags", "addresses", "addressesAreStale"]
-    private static let interfaceExtras: Set = ["kind", "isExpensive", "isConstrained"]
+    private static let interfaceExtras: Set = ["kind", "isExpensive", "isConstrained", "isUltraConstrained"]
 
     func testAddressTarget_libraryJSON_isTheRecordsPath_plusFlagsAndTheInterfacesKind() throws {
         // Given: the command's record and a monitor's path of the same target (over the veth v0)

@@ -39,9 +39,13 @@ final class CodableTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(NetworkPath.self, from: Data(text.utf8)), .offline(.linkDown))
     }
 
-    func testInterface_encodesNameIndexType_andTraitsOnlyWhenSet() throws {
+    func testInterface_encodesNameIndexTypeQuality_andTraitsOnlyWhenSet() throws {
         let plain = String(decoding: try encoder.encode(NetworkInterface.fakeEthernet), as: UTF8.self)
-        XCTAssertEqual(plain, #"{"index":2,"name":"eth0","type":"wiredEthernet"}"#)
+        XCTAssertEqual(plain, #"{"index":2,"linkQuality":"unknown","name":"eth0","type":"wiredEthernet"}"#)
+        let measured = NetworkInterface(name: "wlan0", index: 3, type: .wifi, isUltraConstrained: true, linkQuality: .moderate)
+        let measuredText = String(decoding: try encoder.encode(measured), as: UTF8.self)
+        XCTAssertEqual(measuredText, #"{"index":3,"isUltraConstrained":true,"linkQuality":"moderate","name":"wlan0","type":"wifi"}"#)
+        XCTAssertEqual(try JSONDecoder().decode(NetworkInterface.self, from: Data(measuredText.utf8)), measured)
         let expensive = try encoder.encode(NetworkInterface.fakeCellular)
         XCTAssertEqual(try JSONDecoder().decode(NetworkInterface.self, from: expensive), .fakeCellular)
     }
@@ -67,7 +71,7 @@ final class CodableTests: XCTestCase {
     /// The keys of a record's `path` object, as cli.md lists them, and connectivity.md's four.
     static let recordPathKeys: Set<String> = [
         "status", "unsatisfiedReason", "interface", "gateways", "availableInterfaces", "isExpensive",
-        "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL", "connectivityReason",
+        "isConstrained", "linkQuality", "supportsIPv4", "supportsIPv6", "supportsDNS", "connectivity", "portalURL", "connectivityReason",
         "captivePortalAPI", "captivePortal",
     ]
 }

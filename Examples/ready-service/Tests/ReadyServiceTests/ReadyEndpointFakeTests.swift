@@ -15,7 +15,7 @@ final class ReadyEndpointFakeTests: XCTestCase {
             try await eventually { try httpGet(port: port, "/health/ready").status == 200 }
             let body = try httpGet(port: port, "/health/ready").body
             XCTAssertTrue(body.contains(#""ready":true"#), body)
-            XCTAssertTrue(body.contains(#""interface":{"index":2,"name":"eth0","type":"wiredEthernet"}"#), body)
+            XCTAssertTrue(body.contains(#""interface":{"index":2,"linkQuality":"unknown","name":"eth0","type":"wiredEthernet"}"#), body)
 
             monitor.send(.offline(.linkDown))
             try await eventually { try httpGet(port: port, "/health/ready").status == 503 }
