@@ -29,7 +29,7 @@ extension NetlinkEngine {
         var batch: [MonitorCore.PendingDelivery] = []
         batch.reserveCapacity(min(cores.count, Self.deliveryBatch))
         var unchanged: [MonitorCore] = []
-        evaluate(cores.map(\.target), reusingAnswers: reusingAnswers) { position, path in
+        evaluate(cores.map(\.target), reusingAnswers: reusingAnswers, interning: false) { position, path in
             guard let path else { return }
             let core = cores[position]
             noteInterface(of: path, for: core)
@@ -70,10 +70,14 @@ extension NetlinkEngine {
     /// Evaluates `targets` in order, handing each path (nil: a name still pending) to `body` as
     /// soon as it is made; all share one `EvaluationPass`.
     ///
-    /// - Parameter reusingAnswers: take the answers the engine's book still holds instead of
-    ///   asking them again (only once the book has forgotten what the turn's messages moved).
+    /// - Parameters:
+    ///   - reusingAnswers: take the answers the engine's book still holds instead of asking them
+    ///     again (only once the book has forgotten what the turn's messages moved).
+    ///   - interning: share an equal recent path's storage (`RecentPaths`): for monitors being made,
+    ///     scheduled or read one at a time. A turn's pass needs none: monitors of one target are
+    ///     evaluated together there and share their path anyway.
     func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false, reusingAnswers: Bool = false,
-                  each body: (Int, NetworkPath?) -> Void) {
+                  interning: Bool = true, each body: (Int, NetworkPath?) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else {
             for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
@@ -133,7 +137,7 @@ extension NetlinkEngine {
                     let resolution = resolutions[offset]
                     let path = resolution?.state == .pending && !includingPending
                         ? nil : pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution)
-                    if distinct == nil { body(index, path.map { memory.recentPaths.interned($0) }) } else { paths.append(path) }
+                    if distinct == nil { body(index, interning ? path.map { memory.recentPaths.interned($0) } : path) } else { paths.append(path) }
                 }
             }
             if distinct != nil { body(position, paths[slot]) }
