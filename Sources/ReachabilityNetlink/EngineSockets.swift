@@ -35,7 +35,7 @@ package final class EngineSockets {
     /// Links and addresses from the caches, with each link's device traits.
     package func freshSnapshot() -> KernelSnapshot {
         var snapshot = events.snapshot()
-        inspector.inspect(&snapshot.links)
+        inspector.inspect(&snapshot.links, addresses: snapshot.addresses)
         networkd?.apply(to: &snapshot.links)
         return snapshot
     }

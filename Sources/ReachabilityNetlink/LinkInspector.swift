@@ -19,7 +19,7 @@ package final class LinkInspector {
     private let controlSocket: Int32
     /// Whether `/sys` describes the monitored namespace (it is the process's own).
     private let sysfsSpeaksForNamespace: Bool
-    private let policy: InterfacePolicy
+    let policy: InterfacePolicy
     private var cache: [Int: (Key, LinkTraits)] = [:]
     /// Per ifindex: the state a link's figures were last read in, and the class they made.
     var qualities: [Int: QualityRecord] = [:]
@@ -37,7 +37,10 @@ package final class LinkInspector {
 
     /// Fills in the traits of every link, from the cache where the link did not change, and measures
     /// its link quality again where its state changed (a Wi-Fi link's: every time).
-    package func inspect(_ links: inout [Int: LinkState]) {
+    ///
+    /// - Parameter addresses: the links' addresses: quality is measured only for links holding one
+    ///   that reaches beyond the link (`measuredQuality`).
+    package func inspect(_ links: inout [Int: LinkState], addresses: [InterfaceAddress]) {
         // Runs on every link or address change: links that went away are dropped from the caches
         // only when there are some, and the links are updated through their positions, so
         // neither table is copied.
@@ -46,6 +49,11 @@ package final class LinkInspector {
         }
         if qualities.count > links.count || qualities.keys.contains(where: { links[$0] == nil }) {
             qualities = qualities.filter { links[$0.key] != nil }
+        }
+        // A set pays only with many addresses (a host of containers); a scan of a few allocates nothing.
+        var routable: Set<Int>?
+        if addresses.count > 64 {
+            routable = Set(addresses.lazy.filter(\.reachesBeyondLink).map(\.interfaceIndex))
         }
         var position = links.values.startIndex
         while position != links.values.endIndex {
@@ -62,7 +70,9 @@ package final class LinkInspector {
                 cache[link.index] = (key, fresh)
                 traits = fresh
             }
-            traits.linkQuality = measuredQuality(of: link, traits: traits)
+            let carriesTraffic = routable?.contains(link.index)
+                ?? addresses.contains { $0.interfaceIndex == link.index && $0.reachesBeyondLink }
+            traits.linkQuality = measuredQuality(of: link, traits: traits, carriesTraffic: carriesTraffic)
             if link.traits != traits { links.values[position].traits = traits }
             links.values.formIndex(after: &position)
         }

@@ -60,14 +60,14 @@ extension NetlinkEngine {
         var result = drained
         var latest = drained
         for _ in 0..<Self.settleRounds {
-            guard latest.mayBeUnfinished else { return (result, true) }
+            guard latest.mayBeUnfinished || latest.linksOrAddressesChanged else { return (result, true) }
             guard !latest.overrun, latest.messages <= Self.settleMessageLimit,
                   sockets.lookup.awaitRoutingLock() else { return (result, false) }
             counters.settles += 1
             latest = sockets.events.drain()
             result.formUnion(latest)
         }
-        return (result, !latest.mayBeUnfinished)
+        return (result, !(latest.mayBeUnfinished || latest.linksOrAddressesChanged))
     }
 
     /// Re-evaluates what the absorbed drains can have moved and delivers it, once for all of them.
