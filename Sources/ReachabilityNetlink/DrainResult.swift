@@ -16,13 +16,6 @@ package struct DrainResult: Sendable, Equatable {
     /// that is one route deletion alone lets the engine look again only where it saw no change.
     package var deletions = 0
     package var routeMessages = 0
-    /// Link messages that say the link is down or without carrier: the kernel flushes a downed
-    /// link's IPv4 routes without a message, so the engine waits for it as for a deletion. A link
-    /// coming up, or an address added, needs no wait: what they bring (routes) comes as messages.
-    package var linkLosses = 0
-    /// Whether the kernel may still be finishing what the drain announced: a deletion, or a link
-    /// that stopped being usable.
-    package var mayBeUnfinished: Bool { deletions > 0 || linkLosses > 0 }
 
     /// The drain held a single route deletion and nothing else that moves routes.
     package var isSingleRouteDeletion: Bool { deletions == 1 && routeMessages == 1 && !linksOrAddressesChanged }
@@ -56,7 +49,6 @@ package struct DrainResult: Sendable, Equatable {
         routeChanges.formUnion(later.routeChanges)
         deletions += later.deletions
         routeMessages += later.routeMessages
-        linkLosses += later.linkLosses
         overrun = overrun || later.overrun
         forgedDropped += later.forgedDropped
         messages += later.messages

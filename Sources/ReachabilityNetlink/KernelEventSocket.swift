@@ -5,15 +5,6 @@ import CNetlink
 import Glibc
 #endif
 
-/// Whether an RTM_NEWLINK message describes a link that is down or has no carrier (a short
-/// message counts as such: waiting is the safe side).
-private func linkMessageSaysUnusable(_ header: UnsafeMutablePointer<nlmsghdr>) -> Bool {
-    guard Int(nlmsg_datalen(header)) >= MemoryLayout<ifinfomsg>.size else { return true }
-    let flags = nlmsg_data(header).withMemoryRebound(to: ifinfomsg.self, capacity: 1) { $0.pointee.ifi_flags }
-    let usable = UInt32(IFF_UP) | UInt32(CNetlink_IFF_LOWER_UP)
-    return flags & usable != usable
-}
-
 /// The destination prefix of an RTM_NEWROUTE/RTM_DELROUTE message (no RTA_DST: the default route).
 ///
 /// - Returns: nil for a family other than IPv4 and IPv6, or a message too short to read.
@@ -106,8 +97,6 @@ package final class KernelEventSocket {
                 break
             }
             switch Int32(header.pointee.nlmsg_type) {
-            case Int32(RTM_NEWLINK):
-                if linkMessageSaysUnusable(header) { inbox.result.linkLosses += 1 }
             case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
                 inbox.result.routesChanged = true
                 inbox.result.routeMessages += 1

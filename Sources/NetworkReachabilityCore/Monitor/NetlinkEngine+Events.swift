@@ -47,27 +47,29 @@ extension NetlinkEngine {
     /// would cost more than it saves, as a waiter spins on the lock. The second look stays.
     static let settleMessageLimit = 64
 
-    /// Waits, after a drain that announced a deletion or a link that stopped being usable, until
-    /// the kernel has finished the operation that sent it (`RouteLookupSocket.awaitRoutingLock`),
-    /// and adds what the operation sent meanwhile: the lookups then meet the routes as they are
-    /// after it (a downed link's IPv4 routes flushed, a deleted route gone), so one pass tells the
-    /// whole change, with no timer and no second pass. An addition (a route, an address, a link
-    /// coming up) needs no wait: what it brings is in place or comes as messages of its own. An
-    /// overrun needs none either: the resync rereads all.
+    /// Waits, after a drain that announced a deletion or a change of links or addresses, until the
+    /// kernel has finished the operation that sent it (`RouteLookupSocket.awaitRoutingLock`), and
+    /// adds what the operation sent meanwhile: the lookups then meet the routes as they are after
+    /// it (a downed link's IPv4 routes flushed, a deleted route gone, an added address's prefix
+    /// route in place), so one pass tells the whole change, with no timer and no second pass. A
+    /// route added alone needs no wait: the kernel announces it once it is in place. An overrun
+    /// needs none either: the resync rereads all. (Waiting only after deletions and lost links, as
+    /// the truthful floor does, measured no better in the harness's link flaps and churn, within
+    /// their run-to-run spread: BENCHMARKS.md, "The engine's turn".)
     ///
     /// - Returns: the drains merged, and whether every such operation is known to be over.
     func settle(_ drained: DrainResult, from sockets: EngineSockets) -> (DrainResult, finished: Bool) {
         var result = drained
         var latest = drained
         for _ in 0..<Self.settleRounds {
-            guard latest.mayBeUnfinished || latest.linksOrAddressesChanged else { return (result, true) }
+            guard latest.hadDeletions || latest.linksOrAddressesChanged else { return (result, true) }
             guard !latest.overrun, latest.messages <= Self.settleMessageLimit,
                   sockets.lookup.awaitRoutingLock() else { return (result, false) }
             counters.settles += 1
             latest = sockets.events.drain()
             result.formUnion(latest)
         }
-        return (result, !(latest.mayBeUnfinished || latest.linksOrAddressesChanged))
+        return (result, !(latest.hadDeletions || latest.linksOrAddressesChanged))
     }
 
     /// Re-evaluates what the absorbed drains can have moved and delivers it, once for all of them.
