@@ -9,8 +9,6 @@ extension LinkInspector {
         /// The link's state when its figures were read.
         var state: QualityState
         var quality: LinkQuality
-        /// The figures of the link's last reading with carrier.
-        var figures: LinkMeasurement?
     }
 
     /// The parts of a link's state that a renegotiation of its link layer changes.
@@ -22,6 +20,9 @@ extension LinkInspector {
         var carriesTraffic: Bool
     }
 
+    /// What a veth's driver reports, always.
+    static let vethFigures = LinkMeasurement(speedMbps: 10_000, isFullDuplex: true)
+
     /// The link's class: its figures read again when its state changed since the last reading, and
     /// always for a Wi-Fi link (whose signal moves without a message of the kernel's); otherwise
     /// the last ones.
@@ -30,20 +31,19 @@ extension LinkInspector {
     /// path can use and `availableInterfaces` lists); any other reads `unknown`. Reading them takes
     /// the kernel's routing lock (sysfs `speed` spins on it, `ETHTOOL_GSET` waits for it), which a
     /// host making containers holds most of the time: measuring each new veth of a container cost
-    /// the container churn about a quarter more CPU. A veth's driver reports fixed figures (10 Gb/s,
-    /// full duplex), so a veth is read once, at its first carrier, not at every flap.
+    /// the container churn about a quarter more CPU. A veth's driver reports fixed figures, which
+    /// cannot be set (`veth_get_link_ksettings`: 10 Gb/s, full duplex), so a veth is not read at all.
     func measuredQuality(of link: LinkState, traits: LinkTraits, carriesTraffic: Bool) -> LinkQuality {
         let state = QualityState(name: link.name, flags: link.flags, operationalState: link.operationalState,
                                  carriesTraffic: carriesTraffic)
         let isWireless = traits.isWireless || traits.deviceType == "wlan"
         let last = qualities[link.index]
         if let last, last.state == state, !isWireless { return last.quality }
-        let isFixed = link.kind == "veth" && policy.sysfsRoot == nil && last?.state.name == link.name
-        let fixed = isFixed ? last?.figures : nil
+        let fixed = link.kind == "veth" && policy.sysfsRoot == nil ? Self.vethFigures : nil
         let carries = link.hasCarrier && !link.isLoopback && carriesTraffic
         let measurement = carries ? fixed ?? measure(link.name, isWireless: isWireless) : LinkMeasurement()
         let quality = measurement.quality(hasCarrier: link.hasCarrier, previous: last?.quality ?? .unknown)
-        qualities[link.index] = QualityRecord(state: state, quality: quality, figures: carries ? measurement : last?.figures)
+        qualities[link.index] = QualityRecord(state: state, quality: quality)
         return quality
     }
 
