@@ -13,9 +13,9 @@ import Glibc
 /// however long the sleep. A `CLOCK_BOOTTIME` timer that expired during the sleep is readable at
 /// once on resume. The descriptor is polled like any other (it is readable once expired).
 ///
-/// Functions over a bare descriptor, not an object that closes it: the prober hands the
-/// descriptor to its engine's loop (`EventWaiter.watch`), which owns it from then on and closes
-/// it once no longer polled; a second owner would close it twice.
+/// Functions over a bare descriptor, not an object that closes it: the engine's loop keeps one
+/// such clock for every timer of its own on it (a connectivity prober's re-probe), armed at the
+/// earliest of their deadlines, and closes it when its thread ends.
 package enum BootClockTimer {
     /// A new, disarmed timer; the caller owns the descriptor.
     /// - Returns: nil when no timer can be made (out of descriptors, or a kernel without it).
@@ -33,6 +33,25 @@ package enum BootClockTimer {
         setting.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
         setting.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
         return timerfd_settime(descriptor, 0, &setting, nil) == 0
+    }
+
+    /// The boot clock now, in nanoseconds.
+    package static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Arms `descriptor` to expire at `deadline` (`now()`'s nanoseconds), or disarms it for nil.
+    package static func arm(_ descriptor: Int32, at deadline: UInt64?) {
+        var setting = itimerspec()
+        if let deadline {
+            // A zero `it_value` would disarm: a deadline of 0 is one nanosecond after boot.
+            let at = max(1, deadline)
+            setting.it_value.tv_sec = Int(at / 1_000_000_000)
+            setting.it_value.tv_nsec = Int(at % 1_000_000_000)
+        }
+        _ = timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil)
     }
 
     /// Stops the timer; an expiry not yet read is dropped too.

@@ -8,7 +8,7 @@ import Dispatch
 ///
 /// Kept per interface index: a newer announcement replaces the URI, the unrestricted URN removes
 /// it, and it goes when the interface goes away, down, or loses its carrier (a network it joins
-/// later must announce itself again). Used on the engine's queue only, like the socket.
+/// later must announce itself again). Used on the engine's loop only, like the socket.
 ///
 /// Paced: RAs need only a link-local sender and hop limit 255, so any host on a shared link can
 /// send thousands a second, each with another URI, and each shown URI is a record for every

@@ -1,9 +1,9 @@
 import ReachabilityModel
 import ReachabilitySystem
-/// Something that polls descriptors for the engine on its one wait loop (`EventWaiter`), so the
+/// Something that polls descriptors for the engine on its one loop (`EventLoop`), so the
 /// watchers of `Netlink/` and `Resolution/` need no `DispatchSource` and no knowledge of the loop.
 package protocol DescriptorWatching: AnyObject, Sendable {
-    /// Polls `fileDescriptor` and runs `onReadable` on the engine's queue when it is readable.
+    /// Polls `fileDescriptor` and runs `onReadable` on the loop's thread when it is readable.
     /// Takes the descriptor: it is closed after `unwatch`, never while it may still be polled.
     func watch(_ fileDescriptor: Int32, onReadable: @escaping @Sendable () -> Void) -> WatchToken
     /// Stops watching and closes the descriptor. From any thread, also from a handler.

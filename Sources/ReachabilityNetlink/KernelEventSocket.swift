@@ -26,7 +26,7 @@ private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePref
     return RoutePrefix(family: family, bytes: bytes, length: Int(route.rtm_dst_len))
 }
 
-/// Counters the C callbacks write while `nl_cache_mngr_data_ready` runs on the engine's queue.
+/// Counters the C callbacks write while `nl_cache_mngr_data_ready` runs on the engine's loop.
 ///
 /// Passed to libnl unretained: `KernelEventSocket` holds it for longer than the manager lives.
 private final class CallbackInbox {
@@ -41,7 +41,7 @@ private final class CallbackInbox {
 /// - Messages whose sender port is not 0 are dropped before libnl parses them (libnl checks no sender).
 /// - `RTNLGRP_IPV6_IFINFO` is dropped after the link cache is added: libnl 3.7 keeps ghost AF_INET6
 ///   link objects from it forever.
-/// - Every call happens on the engine's queue: libnl's reference counts are not atomic.
+/// - Every call happens on the engine's loop: libnl's reference counts are not atomic.
 package final class KernelEventSocket {
     private let socket: OpaquePointer
     private let manager: OpaquePointer

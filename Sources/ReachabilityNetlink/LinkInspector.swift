@@ -8,7 +8,7 @@ import Glibc
 /// Finds a link's `LinkTraits` through sysfs, or through ioctls on a socket made inside the
 /// monitored namespace when sysfs cannot speak for it. Results are cached per ifindex and read
 /// again only when the link's name or kind changes. The policy is the engine's, fixed for its life
-/// (a monitor with another policy has another engine). Confined to the engine's queue.
+/// (a monitor with another policy has another engine). Confined to the engine's loop.
 package final class LinkInspector {
     private struct Key: Hashable {
         var name: String

@@ -1,7 +1,6 @@
 import ReachabilityModel
 import ReachabilitySystem
 import CNetlink
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,13 +11,13 @@ import Glibc
 /// goes away is its name: `ip netns del` unlinks `/run/netns/NAME`, and `/proc/PID/ns/net` ends
 /// with its process. So: inotify on the file's directory (deletions and renames of that entry,
 /// checked against the identity the engine opened), and for `/proc/PID/ns/net` a pidfd, readable
-/// when the process exits. `.current` never goes away. Confined to the queue given at creation.
+/// when the process exits. `.current` never goes away. Confined to the engine's loop (made before its thread starts, run on it after).
 ///
 /// The descriptor is polled by the engine's wait loop (no `DispatchSource`). A descriptor that
 /// cannot be made for want of descriptors or memory is an error: an engine that could not tell
 /// its namespace is gone would report a dead namespace as live. (A kernel without pidfd_open,
 /// before 5.3, leaves a `/proc/PID/ns/net` unwatched, as before.) `@unchecked Sendable`: the
-/// handler runs on the engine's queue, where everything else of it lives.
+/// handler runs on the engine's loop, where everything else of it lives.
 package final class NamespaceVanishWatcher: @unchecked Sendable {
     private let waiter: any DescriptorWatching
     private var token: WatchToken?
@@ -27,9 +26,9 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
     private let identity: NamespaceIdentity
     private let onVanish: @Sendable () -> Void
 
-    /// - Parameter onVanish: runs once on `queue` when the namespace is gone.
+    /// - Parameter onVanish: runs once when the namespace is gone (on the loop; during `init` when it is gone already).
     /// - Throws: when the pidfd or inotify descriptor cannot be made (EMFILE, ENFILE, ENOMEM).
-    package init?(namespace: NetworkNamespace, identity: NamespaceIdentity, queue: DispatchQueue, waiter: any DescriptorWatching,
+    package init?(namespace: NetworkNamespace, identity: NamespaceIdentity, waiter: any DescriptorWatching,
           onVanish: @escaping @Sendable () -> Void) throws(NetlinkError) {
         if namespace == .current { return nil }
         self.waiter = waiter
@@ -47,7 +46,7 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
             try Self.checkResource(fd, "pidfd_open (namespace vanish watch)")
             if fd >= 0 {
                 // Readable once the process has exited.
-                // Weak: the handler may be on its way to the queue while the engine lets the watcher go.
+                // Weak: the loop may run the handler while the engine lets the watcher go.
                 token = waiter.watch(fd) { [weak self] in
                     self?.stopWatching()
                     self?.vanished()
@@ -78,7 +77,6 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
             }
         }
         // It may already be gone between the engine's open and this watch.
-        dispatchPrecondition(condition: .onQueue(queue))
         check()
     }
 

@@ -13,7 +13,7 @@ import Glibc
 /// (libnl's `rtnl_route_lookup` folds EHOSTUNREACH and ENETUNREACH into one code and exists only
 /// from 3.6; `nl_recv` peeks before it reads and allocates a buffer each time). The libnl socket
 /// stays for the dumps that refill the caches after an overrun (`nl_cache_refill`): it joined no
-/// multicast group. Used only from the engine's queue.
+/// multicast group. Used only from the engine's loop.
 package final class RouteLookupSocket {
     private let socket: OpaquePointer
     private let descriptor: Int32

@@ -23,10 +23,10 @@ package enum SetupPoint: String, CaseIterable, Sendable {
     case addressCache = "address cache"
     /// The lookup socket, after it connected.
     case lookupSocket = "route lookup socket"
-    /// The waiter's wake-up pipe.
-    case wakePipe = "waiter wake-up pipe"
-    /// The waiter's thread.
-    case waiterThread = "waiter thread"
+    /// The engine's loop's wake-up pipe.
+    case wakePipe = "loop wake-up pipe"
+    /// The engine's loop's thread.
+    case waiterThread = "loop thread"
     /// The inotify descriptor that watches the resolver's configuration.
     case configurationWatch = "resolver configuration inotify"
     /// The descriptor (inotify or pidfd) that watches for the namespace's disappearance.

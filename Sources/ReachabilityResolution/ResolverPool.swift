@@ -8,7 +8,7 @@ import Glibc
 /// A small pool of resolver threads that live inside the monitored namespace.
 ///
 /// `getaddrinfo` blocks for as long as a dead name server makes it, so it never runs on the
-/// engine's queue or the caller's thread. At most `maximumThreads` run at once: a slow server
+/// engine's loop or the caller's thread. At most `maximumThreads` run at once: a slow server
 /// delays at most that many names, never the engine's events. Each thread enters the namespace
 /// once (`setns`) and, for a namespace named by `ip netns`, binds `/etc/netns/NAME/*` over
 /// `/etc/*` in a mount namespace of its own, as `ip netns exec` does; it binds again when the

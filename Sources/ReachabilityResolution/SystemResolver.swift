@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// One blocking `getaddrinfo(3)` call, so `/etc/hosts`, `nsswitch.conf` and `resolv.conf` apply
-/// as for every other program. Runs on a resolver thread, never on the engine's queue.
+/// as for every other program. Runs on a resolver thread, never on the engine's loop.
 package enum SystemResolver {
     // glibc declares these only under _GNU_SOURCE.
     private static let eaiNoData: Int32 = -5

@@ -14,7 +14,7 @@ import Musl
 /// that many threads at once first, and fail with one line if they cannot, as they do for
 /// descriptors (`DispatchDescriptors`).
 enum DispatchThreads {
-    /// The engine's waiter, libdispatch's event loop and a worker for the command's queue, and a
+    /// The engine's loop thread, libdispatch's event loop and a worker for the command's queue, and a
     /// resolver thread for a host name.
     static let needed = 4
 

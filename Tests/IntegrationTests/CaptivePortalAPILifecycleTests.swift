@@ -60,6 +60,9 @@ final class CaptivePortalAPILifecycleTests: XCTestCase {
             api.setMode("open")
             let warm = try fetchingMonitor(api)
             XCTAssertEqual(awaitPath { await warm.checkConnectivity() }.captivePortal?.captive, false)
+            // The engine's file watches, which start with its first scheduled monitor and last as
+            // long as it does, are made before counting too.
+            _ = warm.engine?.onLoop { $0.startWatchingFiles() }
             api.setMode("stallbody")
             let requestsBefore = api.requests
             try assertCancelInFlightLeavesNothing(monitor: { try fetchingMonitor(api) }) {

@@ -29,7 +29,7 @@ final class ClientProgramTests: XCTestCase {
 
     /// Waits until whatever the engine and `queue` hold for `target` has run.
     private func settle(_ target: PathMonitor, _ queue: DispatchQueue) {
-        target.engine?.queue.sync {}
+        _ = target.engine?.onLoop { _ in }
         queue.sync {}
     }
 

@@ -83,13 +83,13 @@ final class ContainerChurnTests: XCTestCase {
 
 /// Waits until `engine` has read no kernel event for 300 ms: what the kernel does on its own after
 /// a setup (linkwatch fires up to a second after a carrier change) has arrived.
-private func waitUntilQuiet(_ engine: NetlinkEngine) throws {
+private func waitUntilQuiet(_ engine: EngineHandle) throws {
     var last = (events: -1, since: Date())
     try waitUntil("the engine saw no kernel event for 300 ms") {
-        let events = engine.queue.sync { () -> Int in
+        let events = engine.onLoop { engine -> Int in
             engine.absorbForRead()
             return engine.counters.kernelEvents
-        }
+        } ?? -1
         if events != last.events { last = (events, Date()) }
         return Date().timeIntervalSince(last.since) >= 0.3
     }

@@ -38,9 +38,7 @@ final class EngineRobustnessTests: XCTestCase {
             // When 50 route changes reach the socket before the engine reads any
             let batch = try batchFile((0..<50).map { "route add 10.128.0.\($0)/32 via \(plan.gateway) dev v0" })
             defer { try? FileManager.default.removeItem(atPath: batch) }
-            try engine.queue.sync {
-                _ = try ns.ip("-batch", batch)
-            }
+            _ = try XCTUnwrap(engine.onLoop { _ in Result { try ns.ip("-batch", batch) } }).get()
             // A pass is a full re-evaluation or, for route events alone, one scoped to their prefixes.
             func passes(_ counters: EngineCounters) -> Int { counters.reevaluations + counters.scopedReevaluations }
             try waitUntil("the engine handled the burst") { passes(engine.currentCounters) > passes(before) }
@@ -77,9 +75,7 @@ final class EngineRobustnessTests: XCTestCase {
             lines.append("addr add \(local)/24 dev v0")
             let batch = try batchFile(lines)
             defer { try? FileManager.default.removeItem(atPath: batch) }
-            try engine.queue.sync {
-                _ = try ns.ip("-batch", batch)
-            }
+            _ = try XCTUnwrap(engine.onLoop { _ in Result { try ns.ip("-batch", batch) } }).get()
             // Then the engine notices the overrun, rereads the kernel's state, and reports the address
             paths.wait(until: "the pair is reachable") { $0.last?.status == .satisfied }
             settle(monitor, queue)

@@ -35,7 +35,7 @@ final class IteratedMonitorReadTests: XCTestCase {
     }
 
     /// How many route lookups the engine made while `read` ran `reads` times.
-    private static func lookups(_ engine: NetlinkEngine, _ read: () -> Void) -> Int {
+    private static func lookups(_ engine: EngineHandle, _ read: () -> Void) -> Int {
         let before = engine.currentCounters.lookups
         for _ in 0..<reads { read() }
         return engine.currentCounters.lookups - before

@@ -80,7 +80,7 @@ final class PathMonitorFaceTests: XCTestCase {
             try addDefault(ns)
             let weakMonitor = WeakBox<PathMonitor>()
             let weakCore = WeakBox<MonitorCore>()
-            let engine: NetlinkEngine
+            let engine: EngineHandle
             let handoff: Handoff<PathMonitor>
             do {
                 let monitor = try ns.generalMonitor()

@@ -141,7 +141,7 @@ final class ReliabilityLeakTests: XCTestCase {
             let baseline = EngineRegistry.liveEngineCount
             let cycles = Self.engineCycles
             func cycle() throws {
-                weak var engine: NetlinkEngine?
+                weak var engine: EngineHandle?
                 do {
                     let monitor = try ns.monitor("10.9.0.5")
                     engine = monitor.engine

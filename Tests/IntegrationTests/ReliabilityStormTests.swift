@@ -159,15 +159,15 @@ final class ReliabilityStormTests: XCTestCase {
                 let before = engine.currentCounters
                 let cpuBefore = ProcessResources.cpuSeconds
                 let start = DispatchTime.now()
-                // When the storm runs, with the engine's queue held busy for one half of it
+                // When the storm runs, with the engine's loop held busy for one half of it
                 let held = DispatchSemaphore(value: 0)
                 let release = DispatchSemaphore(value: 0)
                 func hold() {
-                    engine.queue.async {
+                    engine.loop.execute {
                         held.signal()
                         _ = release.wait(timeout: .now() + integrationTimeout)
                     }
-                    XCTAssertEqual(held.wait(timeout: .now() + integrationTimeout), .success, "the engine's queue is held")
+                    XCTAssertEqual(held.wait(timeout: .now() + integrationTimeout), .success, "the engine's loop is held")
                 }
                 if holdFirstHalf { hold() }
                 let firstRun = try runCommandTimed(ipExecutable, ["-n", ns.name, "-batch", first.path])

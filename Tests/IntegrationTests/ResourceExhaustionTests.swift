@@ -39,12 +39,12 @@ final class ResourceExhaustionTests: XCTestCase {
                         continue
                     }
                     XCTAssertEqual(code, EMFILE, "\(point)")
-                    let resource = point == .wakePipe ? "waiter wake-up" : point == .waiterThread ? "waiter thread" : point.rawValue
+                    let resource = point == .wakePipe ? "loop wake-up" : point == .waiterThread ? "loop thread" : point.rawValue
                     XCTAssert(function.contains(resource), "\(point): '\(function)' does not name '\(resource)'")
                     XCTAssert(monitor.setupError!.description.contains("EMFILE"), monitor.setupError!.description)
                 }
             }
-            // The engines die on their queues, after their waiters' threads: wait for the books to close.
+            // The engines die on their loops' threads, as those end: wait for the books to close.
             try waitUntil("every descriptor of the failed setups is closed") {
                 ProcessResources.descriptorsOpened(since: before).isEmpty
             }

@@ -27,10 +27,10 @@ final class ResubscribeOrderTests: XCTestCase {
                 monitor.setDispatchQueue(queue)
                 // (and the engine's deferred work of that moment has run)
                 let drained = DispatchSemaphore(value: 0)
-                engine.deferOnQueue { drained.signal() }
+                engine.loop.execute { drained.signal() }
                 XCTAssertEqual(drained.wait(timeout: .now() + 10), .success)
                 // Then the engine still counts it among its subscribers
-                let subscribed = engine.queue.sync { engine.subscribers[ObjectIdentifier(monitor.core)] != nil }
+                let subscribed = engine.onLoop { $0.subscribers[ObjectIdentifier(monitor.core)] != nil } ?? false
                 if !subscribed { deaf.append(round) }
             }
             XCTAssertEqual(deaf, [], "rounds after which the engine no longer delivered to the monitor")

@@ -23,7 +23,7 @@ final class RouterAdvertisementCostTests: XCTestCase {
             defer { monitor.unschedule() }
             paths.wait(until: "reachable") { $0.last?.status == .satisfied }
             let engine = try XCTUnwrap(monitor.engine)
-            let state = engine.queue.sync { engine.expiry }
+            let state = try XCTUnwrap(engine.onLoop { $0.expiry })
             XCTAssertNil(state.timer, "no timer")
             XCTAssertEqual(state.watchedRouters, [], "the neighbour group is not joined")
             XCTAssertFalse(state.watchingRefresh, "the ND user-option group is not joined")
@@ -37,7 +37,7 @@ final class RouterAdvertisementCostTests: XCTestCase {
             try lan.advertise(lifetime: 300)
             try watched.waitUntilReachable(via: lan.gateways[0])
             let engine = try XCTUnwrap(watched.monitors[0].engine)
-            XCTAssertEqual(engine.queue.sync { engine.expiry.watchedRouters.count }, 1, "the router's neighbour entry is watched")
+            XCTAssertEqual(engine.onLoop { $0.expiry.watchedRouters.count }, 1, "the router's neighbour entry is watched")
             let before = engine.currentCounters
             // Fifty hosts of the LAN come and go: neighbour messages the engine reads and drops.
             for host in 1...50 {

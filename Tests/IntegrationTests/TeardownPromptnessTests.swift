@@ -37,7 +37,7 @@ final class TeardownPromptnessTests: XCTestCase {
     /// `cancel()` of the first takes, and the time from `cancel()` of the last to its engine gone.
     private static func round(in namespace: NetworkNamespace) throws -> (cancel: TimeInterval, teardown: TimeInterval) {
         let baselineEngines = EngineRegistry.liveEngineCount
-        let baselineThreads = ProcessResources.threads(named: EventWaiter.threadName)
+        let baselineThreads = ProcessResources.threads(named: LoopThread.name)
         var first: PathMonitor? = PathMonitor(namespace: namespace)
         var last: PathMonitor? = try PathMonitor(address: "10.9.0.2", namespace: namespace)
         let delivered = Recorder<Int>()
@@ -60,7 +60,7 @@ final class TeardownPromptnessTests: XCTestCase {
         // Polled tightly: the engine's end announces nothing a test could await.
         let deadline = DispatchTime.now() + .milliseconds(Int(bound * 10_000))  // ten bounds: a failure, not a hang
         while EngineRegistry.liveEngineCount != baselineEngines
-            || ProcessResources.threads(named: EventWaiter.threadName) != baselineThreads {
+            || ProcessResources.threads(named: LoopThread.name) != baselineThreads {
             guard DispatchTime.now() < deadline else {
                 XCTFail("the engine or its thread outlived its last monitor by \(bound * 10) s")
                 break

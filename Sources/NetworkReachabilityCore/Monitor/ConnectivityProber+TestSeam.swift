@@ -1,12 +1,15 @@
 import Dispatch
 import ReachabilityConnectivity
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReachabilityModel
 
 #if DEBUG
 /// What the unit tests of the schedule use, compiled into debug builds only (a release build of
 /// the library or the command carries none of it).
 extension ConnectivityProber {
-    /// Runs one probe on the worker queue (nil: cancelled), in place of `ProbeRunner`.
+    /// Runs one probe on the probe's thread (nil: cancelled), in place of `ProbeRunner`.
     typealias Run = @Sendable (ProbeSignal) -> ConnectivityAnswer?
 
     /// `isPassive` sends nothing (answers come by hand, `MonitorCore.applyConnectivity`); `run`
@@ -21,8 +24,15 @@ extension ConnectivityProber {
     /// The delay after the last `limited` or `portal` answer (`State.backoff`).
     var backoff: Duration? { state.withLock { $0.backoff } }
 
-    /// Returns once the passes asked for so far ran (they run on the control queue).
-    func settle() { control.sync {} }
+    /// Returns once the passes asked for so far ran (they run on the engine's loop, paced).
+    func settle() {
+        let deadline = DispatchTime.now() + .seconds(10)
+        while state.withLock({ $0.kickScheduled }), DispatchTime.now() < deadline {
+            _ = engine?.loop.submitAndWait {}
+            usleep(200)
+        }
+        _ = engine?.loop.submitAndWait {}
+    }
 }
 #else
 extension ConnectivityProber {

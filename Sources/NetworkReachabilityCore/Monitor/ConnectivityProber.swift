@@ -8,25 +8,25 @@ import Dispatch
 
 /// Probes one `ConnectivityProbe` in one namespace for every monitor that has it.
 ///
-/// Its control runs on a serial queue of its own, the probe itself on a second one (it blocks in
-/// `poll`, bounded by the probe's timeout): never on the engine's queue, so a flags callback
-/// never waits for a probe; and a monitor tells it of a path change only after its callbacks for
-/// that change ran (`PendingDelivery.then`). At most one probe is in flight; a path change of
-/// any subscriber cancels it and starts another. Timers: `interval` after `full`; after
+/// Its control runs on the loop of an engine of its namespace (the engine of the monitor it was
+/// made for), the probe itself on a thread of its own, which blocks in `poll` bounded by the
+/// probe's timeout and posts its answer back to the loop, as the resolver threads do: a flags
+/// callback never waits for a probe, and a monitor tells it of a path change only after its
+/// callbacks for that change ran (`PendingDelivery.then`). At most one probe is in flight; a path
+/// change of any subscriber cancels it and starts another. Timers: `interval` after `full`; after
 /// `limited` or `portal` from 5 s (or the interval, if shorter), doubling up to the interval;
 /// none while no subscriber has a satisfied path, so an idle process wakes once per interval.
 ///
-/// The timers are kept by the loop of an engine of its namespace (`ProberLoop`, taken at the
-/// first probe), whose pool also resolves the probe's names: a prober adds no thread and no pool
-/// of its own. Never by a `DispatchSource`: libdispatch's timers need its epoll descriptor, whose
-/// creation traps (SIGILL) when descriptors run out. With no engine to be had (the namespace
-/// vanished, descriptors out) the prober keeps no timer: answers still come on path changes and
-/// from `probeNow`.
+/// The re-probe timer is one of the loop's boot-clock timers (the loop's one `CLOCK_BOOTTIME`
+/// timerfd, so a resumed machine probes at once), and the engine's pool resolves the probe's
+/// names: a prober adds no loop, no timer descriptor and no pool of its own. With no engine (the
+/// namespace vanished, descriptors ran out) a prober keeps no timer and its names fail at once;
+/// its monitors' paths then say so, and `probeNow` answers at once.
 final class ConnectivityProber: Sendable {
     let configuration: ProberConfiguration
     let namespace: NetworkNamespace
-    let control = DispatchQueue(label: "network-reachability.connectivity")
-    private let worker = DispatchQueue(label: "network-reachability.connectivity.probe")
+    /// The engine whose loop runs the prober's control and timers and whose pool resolves its names.
+    let engine: EngineHandle?
     let state = LockedState(State())
 
     struct Subscriber {
@@ -58,43 +58,32 @@ final class ConnectivityProber: Sendable {
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var inFlight: InFlight?
         var nextID: UInt64 = 0
-        /// The armed re-probe timer; kept after it fired, until the next probe starts, so that
-        /// "a timer" also means "answered since anyone last listened".
-        var timer: ProbeTimer?
-        /// What the boot-clock timer runs when it expires (the armed timer's action).
-        var clockAction: (@Sendable () -> Void)?
-        /// Bumped whenever the timer is replaced or dropped: a timer whose action was already on its
-        /// way to the control queue then finds itself stale and does nothing.
+        /// The armed re-probe timer of the loop; kept after it fired, until the next probe starts,
+        /// so that "a timer" also means "answered since anyone last listened".
+        var timer: WatchToken?
+        /// Bumped whenever the timer is replaced or dropped: a timer that fires after that finds
+        /// itself stale and does nothing.
         var timerGeneration: UInt64 = 0
-        /// The engine whose loop keeps the timers and whose pool resolves names; taken at the
-        /// first probe, kept until the prober goes (`engineLoop()`).
-        var loop: ProberLoop?
         var timerDue = false
         /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the
-    /// schedule restarted (a path moved or dropped, or nobody listens).
-    var backoff: Duration?
+        /// schedule restarted (a path moved or dropped, or nobody listens).
+        var backoff: Duration?
         var forced: [ObjectIdentifier: Subscriber] = [:]
         var waiters: [@Sendable () -> Void] = []
         var kickScheduled = false
+        /// When the last pass began (`DispatchTime` nanoseconds), for `passPace`.
+        var lastPass: UInt64 = 0
         /// The last answer for each path key, while a monitor it answered listens, until a path
         /// moves or drops: a monitor that joins meanwhile with the same path gets it without a probe
         /// of its own. Once none of them listens it goes, so that a monitor starting later says
         /// `unknown` until probed (the answer may have aged unseen).
         var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
-
-        /// Cancels the timer (one whose action is already on its way finds its generation stale).
-        mutating func dropTimer() {
-            timer?.cancel(in: loop)
-            clockAction = nil
-            timer = nil
-            timerDue = false
-            timerGeneration &+= 1
-        }
     }
 
-    init(configuration: ProberConfiguration, namespace: NetworkNamespace) {
+    init(configuration: ProberConfiguration, namespace: NetworkNamespace, engine: EngineHandle?) {
         self.configuration = configuration
         self.namespace = namespace
+        self.engine = engine
         #if DEBUG
         self.testSeam = nil
         #endif
@@ -108,21 +97,20 @@ final class ConnectivityProber: Sendable {
          fetchesAPIAlone: Bool = false) {
         self.configuration = ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone)
         self.namespace = namespace
+        self.engine = try? EngineRegistry.engine(anyPolicyIn: namespace)
         self.testSeam = TestSeam(isPassive: passive, run: run)
     }
 
     #endif
 
     deinit {
-        let loop = state.withLock { state in
-            state.dropTimer()
+        let (timer, waiters) = state.withLock { state in
+            defer { state.timer = nil }
             state.inFlight?.signal.cancel()
-            state.inFlight?.waiters.forEach { $0() }
-            state.waiters.forEach { $0() }
-            return state.loop
+            return (state.timer, (state.inFlight?.waiters ?? []) + state.waiters)
         }
-        // The engine's loop closes the clock's descriptor once it no longer polls it.
-        loop?.end()
+        timer.map { engine?.loop.cancel($0) }
+        waiters.forEach { $0() }
     }
 
     // MARK: - From the monitors
@@ -153,16 +141,6 @@ final class ConnectivityProber: Sendable {
         reconsider()
     }
 
-    /// Looks again at what the subscribers want, soon, on the control queue; calls coalesce.
-    func reconsider() {
-        guard !isPassive else { return }
-        let schedule = state.withLock { state -> Bool in
-            defer { state.kickScheduled = true }
-            return !state.kickScheduled
-        }
-        if schedule { control.async { [weak self] in self?.kick() } }
-    }
-
     /// Probes now for `core` (scheduled or not) and returns once the answer was applied, or at
     /// once when its path is not satisfied.
     func probeNow(for core: MonitorCore) async {
@@ -172,7 +150,7 @@ final class ConnectivityProber: Sendable {
     }
 
     /// `probeNow` without Swift concurrency: `done` runs once the answer was applied (on the
-    /// control queue), or at once. Its task would run on the global executor, whose first worker
+    /// engine's loop), or at once. Its task would run on the global executor, whose first worker
     /// thread makes libdispatch open its epoll descriptor, and trap when it cannot.
     func probeNow(for core: MonitorCore, then done: @escaping @Sendable () -> Void) {
         guard !isPassive else { return done() }
@@ -183,14 +161,14 @@ final class ConnectivityProber: Sendable {
         reconsider()
     }
 
-    // MARK: - On the control queue
+    // MARK: - On the loop
 
     func kick() {
-        dispatchPrecondition(condition: .onQueue(control))
         // Forced cores and their waiters are taken together, so a `probeNow` arriving during this
         // pass is left for the next one, never answered by this one.
         let (subscribers, forced, carried, newWaiters, timerDue) = state.withLock { state in
             state.kickScheduled = false
+            state.lastPass = DispatchTime.now().uptimeNanoseconds
             state.subscribers = state.subscribers.filter { $0.value.core != nil }
             defer {
                 state.forced = [:]
@@ -244,7 +222,7 @@ final class ConnectivityProber: Sendable {
                 state.inFlight?.signal.cancel()
                 unansweredWaiters = newWaiters + (state.inFlight?.waiters ?? [])
                 state.inFlight = nil
-                state.dropTimer()
+                dropTimer(&state)
                 state.backoff = nil // nobody listens: the schedule starts over with the next listener
                 return nil
             }
@@ -277,7 +255,7 @@ final class ConnectivityProber: Sendable {
                 unansweredWaiters = waiters
                 return nil
             }
-            state.dropTimer()
+            dropTimer(&state)
             state.nextID &+= 1
             let flight = InFlight(id: state.nextID, signal: signal, targets: byID,
                                   onDemand: onDemand.filter { byID[$0.key] != nil }, waiters: waiters)
@@ -285,23 +263,24 @@ final class ConnectivityProber: Sendable {
             return flight
         }
         guard let start else { return }
-        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: resolver,
+        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: engine?.resolverPool,
                            apis: Set(start.targets.values.map(\.key.captivePortalAPI)))
         #if DEBUG
         let run = testSeam?.run
         #else
         let run: (@Sendable (ProbeSignal) -> ConnectivityAnswer?)? = nil
         #endif
-        worker.async { [weak self] in
+        let loop = engine?.loop
+        let started = ProbeThread.start { [weak self] in
             let answers = if let run { job.everyone(run(start.signal)) } else { job.run(signal: start.signal) }
             guard let self else { return }
-            self.control.async { self.finish(start.id, answers: answers) }
+            // Back on the loop; once the loop has ended, no other control runs: finish here.
+            if loop?.execute({ self.finish(start.id, answers: answers) }) != true { self.finish(start.id, answers: answers) }
         }
+        if !started { finish(start.id, answers: nil) }
     }
 
     private func finish(_ id: UInt64, answers: ProbeJob.Answers?) {
-        dispatchPrecondition(condition: .onQueue(control))
-        _ = engineLoop()  // for `armTimer`, taken outside the lock
         var targets: [(Target, ConnectivityAnswer)] = []
         let waiters = state.withLock { state -> [@Sendable () -> Void]? in
             guard let current = state.inFlight, current.id == id else { return nil }

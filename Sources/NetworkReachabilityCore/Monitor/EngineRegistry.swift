@@ -9,7 +9,7 @@ import ReachabilitySystem
 /// gone with their last monitor.
 enum EngineRegistry {
     private struct WeakEngine {
-        weak var engine: NetlinkEngine?
+        weak var engine: EngineHandle?
     }
 
     /// An engine classifies links under one policy, so monitors with different policies of one
@@ -31,12 +31,12 @@ enum EngineRegistry {
     /// loser's engine, a few dumps, goes away unused).
     ///
     /// - Throws: `namespaceNotFound` when the namespace vanished before its engine was registered.
-    static func engine(for namespace: NetworkNamespace, policy: InterfacePolicy) throws(ReachabilityError) -> NetlinkEngine {
+    static func engine(for namespace: NetworkNamespace, policy: InterfacePolicy) throws(ReachabilityError) -> EngineHandle {
         let identity = try NamespaceEntry.identity(of: namespace)
         let key = Key(identity: identity, policy: policy)
         if let engine = engines.withLock({ $0[key]?.engine }) { return engine }
-        let built = try NetlinkEngine(namespace: namespace, identity: identity, policy: policy)
-        let engine = engines.withLock { engines -> NetlinkEngine in
+        let built = try EngineHandle(namespace: namespace, identity: identity, policy: policy)
+        let engine = engines.withLock { engines -> EngineHandle in
             if let engine = engines[key]?.engine { return engine }
             engines = engines.filter { $0.value.engine != nil }
             engines[key] = WeakEngine(engine: built)
@@ -44,8 +44,8 @@ enum EngineRegistry {
         }
         // Vanished before it was registered, its own `forget` found nothing to drop: drop it here.
         // One that vanishes later drops itself.
-        if engine.hasVanished {
-            forget(engine)
+        if engine.vanishedBeforeNow {
+            forget(identity: identity, policy: policy, loop: engine.loop)
             throw .namespaceNotFound(path: namespace.path)
         }
         return engine
@@ -56,7 +56,7 @@ enum EngineRegistry {
     /// opened under the default policy, which the namespace's next monitors of that policy share.
     ///
     /// - Throws: as `engine(for:policy:)`: the namespace vanished, or descriptors ran out.
-    static func engine(anyPolicyIn namespace: NetworkNamespace) throws(ReachabilityError) -> NetlinkEngine {
+    static func engine(anyPolicyIn namespace: NetworkNamespace) throws(ReachabilityError) -> EngineHandle {
         let identity = try NamespaceEntry.identity(of: namespace)
         let open = engines.withLock { engines in
             engines.first { $0.key.identity == identity && $0.value.engine != nil }?.value.engine
@@ -67,10 +67,10 @@ enum EngineRegistry {
 
     /// Drops `engine` from the registry (its namespace vanished), so the next monitor of that
     /// namespace opens it afresh, or fails when it is really gone.
-    static func forget(_ engine: NetlinkEngine) {
-        let key = Key(identity: engine.identity, policy: engine.policy)
+    static func forget(identity: NamespaceIdentity, policy: InterfacePolicy, loop: EventLoop<NetlinkEngine>) {
+        let key = Key(identity: identity, policy: policy)
         engines.withLock { engines in
-            if engines[key]?.engine === engine { engines[key] = nil }
+            if engines[key]?.engine?.loop === loop { engines[key] = nil }
         }
     }
 

@@ -6,7 +6,7 @@ import ReachabilityResolution
 import ReachabilitySystem
 import Dispatch
 
-/// The names an engine resolves, with their state. Confined to the engine's queue.
+/// The names an engine resolves, with their state. Confined to the engine's loop.
 struct HostEntry {
     /// One interval per monitor of the name; the shortest one drives the periodic re-resolution.
     var intervals: [Int] = []

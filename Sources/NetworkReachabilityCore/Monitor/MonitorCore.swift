@@ -194,7 +194,7 @@ final class MonitorCore: Sendable {
         }
     }
 
-    /// The one way an evaluation reaches a monitor (from the engine's queue, or the monitor's own
+    /// The one way an evaluation reaches a monitor (from the engine's loop, or the monitor's own
     /// thread when its namespace is unavailable): composes it with the probe's answer, makes it
     /// current, yields it to the streams, and queues it on the channel when it differs from the
     /// last one queued. The caller sends the delivery (`Update.deliver`, or batched by `MonitorCore.deliver`).

@@ -9,13 +9,12 @@ extension NetlinkEngine {
     /// Arms one timer of the loop for the held announcement's time, if one waits and none is armed.
     func armAnnouncementRelease(from sockets: EngineSockets) {
         guard let due = sockets.events.heldAnnouncementDue() else { return }
-        _ = waiter?.schedule(at: DispatchTime(uptimeNanoseconds: due)) { [weak self] in self?.releaseHeldAnnouncements() }
+        _ = loop.schedule(at: DispatchTime(uptimeNanoseconds: due), .announcementRelease)
     }
 
-    /// The held announcement's time has come (on the queue, from the waiter): shown and evaluated
-    /// as a change of its link, as networkd's are; a later one still held arms the next timer.
+    /// The held announcement's time has come: shown and evaluated as a change of its link, as
+    /// networkd's are; a later one still held arms the next timer.
     func releaseHeldAnnouncements() {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else { return }
         guard sockets.events.releaseHeldAnnouncements() else { return armAnnouncementRelease(from: sockets) }
         var result = DrainResult()

@@ -6,7 +6,7 @@ import ReachabilityResolution
 import ReachabilitySystem
 import Dispatch
 
-/// Evaluation passes and deliveries, on the engine's queue.
+/// Evaluation passes and deliveries.
 extension NetlinkEngine {
     func publishEvaluationsOfAll() {
         publishEvaluations(of: Array(subscribers.values))
@@ -78,7 +78,6 @@ extension NetlinkEngine {
     ///     evaluated together there and share their path anyway.
     func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false, reusingAnswers: Bool = false,
                   interning: Bool = true, each body: (Int, NetworkPath?) -> Void) {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else {
             for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
             return

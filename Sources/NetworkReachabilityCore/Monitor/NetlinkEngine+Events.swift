@@ -11,19 +11,16 @@ import Logging
 extension NetlinkEngine {
     // MARK: - Events
 
-    /// The event socket is readable (the engine's thread, on the queue): absorb what it holds and
-    /// propagate it to the monitors.
+    /// The event socket is readable, or a read needs what it holds: absorb it and propagate it to
+    /// the monitors, so no answer predates an event the kernel already sent.
     func handleReadable() {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else { return }
         absorb(sockets.events.drain(), from: sockets)
         propagate()
     }
 
     /// Brings the snapshot up to date with a drain; what it can have moved waits in `pending` for
-    /// `propagate`. A read absorbs on its caller's thread (so its answer never predates an event
-    /// the kernel already sent) but never propagates there: the re-evaluation of other monitors and
-    /// their deliveries are the engine's thread's, which the read wakes (`absorbForRead`).
+    /// `propagate`.
     func absorb(_ drained: DrainResult, from sockets: EngineSockets) {
         let (result, finished) = settle(drained, from: sockets)
         count(result)
@@ -81,7 +78,6 @@ extension NetlinkEngine {
     /// leave by them or had no route (`LinkChanges`); with only those, just the subscribers they
     /// can move are asked about again.
     func propagate() {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let change = pending else { return }
         pending = nil
         let result = change.drained
@@ -166,12 +162,11 @@ extension NetlinkEngine {
         }
         secondLook = look
         // The event loop's timer: one wake-up, where `asyncAfter` costs dispatch two.
-        _ = waiter?.schedule(at: .now() + Self.secondLookDelay) { [weak self] in self?.secondLookDue() }
+        _ = loop.schedule(at: .now() + Self.secondLookDelay, .secondLook)
     }
 
-    /// The second look's time has come (on the queue, from the waiter).
+    /// The second look's time has come.
     func secondLookDue() {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let pending = secondLook else { return }
         secondLook = nil
         guard sockets != nil else { return }
@@ -181,13 +176,10 @@ extension NetlinkEngine {
         publishMoved(by: pending.routes, links: pending.links, alsoLookingAt: named)
     }
 
-    /// For a read (on the queue, from the reader's thread): absorbs what the socket holds, so the
-    /// answer never predates an event the kernel already sent, and leaves its propagation to the
-    /// engine's thread, woken for it: a read never evaluates or delivers for other monitors.
+    /// For a read: what the socket holds is absorbed and propagated first, as the loop would
+    /// have done on its next turn, so the answer never predates an event the kernel already sent.
     func absorbForRead() {
-        guard let sockets else { return }
-        absorb(sockets.events.drain(), from: sockets)
-        if pending != nil { deferOnQueue { [weak self] in self?.propagate() } }
+        handleReadable()
     }
 
     /// Keeps the answer book true the moment a drain is absorbed, before any pass can read it:
@@ -227,19 +219,19 @@ extension NetlinkEngine {
             resync()
         } else {
             resyncScheduled = true
-            // The wait loop's clock: dispatch's timers need its epoll descriptor (EventWaiter).
-            _ = waiter?.schedule(at: earliest) { [weak self] in
-                guard let self else { return }
-                self.resyncScheduled = false
-                self.resync()
-            }
+            _ = loop.schedule(at: earliest, .resync)
         }
+    }
+
+    /// The paced resync's time has come.
+    func resyncDue() {
+        resyncScheduled = false
+        resync()
     }
 
     /// Refills the caches from fresh dumps, then re-evaluates everything: the difference reaches
     /// the monitors through the normal callbacks.
     func resync() {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let sockets else { return }
         lastResync = .now()
         counters.resyncs += 1

@@ -7,7 +7,7 @@ import Dispatch
 /// The engine's part in answers that stop being true without a kernel message.
 struct ExpiryState {
     var book = ExpiryBook()
-    /// The waiter's timer that runs `expiryDue`, and when.
+    /// The loop's timer that runs `expiryDue`, and when.
     var timer: (token: WatchToken, deadline: UInt64)?
     /// `book.routerNeighbours` and whether a refresh is watched, as last given to the event socket.
     var watchedRouters: Set<RouterNeighbour> = []
@@ -19,7 +19,7 @@ struct ExpiryState {
 /// Truth where the kernel sends no message (semantics.md): a route whose expiry passes (the
 /// lookup skips it at once, its deletion comes with the collection, up to 30 s later), an
 /// expired route refreshed in place by a new Router Advertisement, and an IPv6 router chosen
-/// by its neighbour state. One timer on the waiter's loop, set to the earliest moment the
+/// by its neighbour state. One timer of the engine's loop, set to the earliest moment the
 /// `ExpiryBook` has due; the neighbour and ND user-option groups are joined only while an
 /// answer can move with them. Nothing runs while no answer held expires or has a router.
 extension NetlinkEngine {
@@ -42,14 +42,13 @@ extension NetlinkEngine {
     /// Sets the timer to the book's next due moment, and the event socket's groups to what the book watches.
     func updateExpiryWatch() {
         let due = expiry.book.nextDue
-        // Moved only when the due moment did (a refresh seen, a new expiry): each move pokes the waiter.
+        // Moved only when the due moment did (a refresh seen, a new expiry): each move pokes the loop.
         if let timer = expiry.timer, timer.deadline != due {
-            waiter?.cancel(timer.token)
+            loop.cancel(timer.token)
             expiry.timer = nil
         }
-        if expiry.timer == nil, let due, let waiter {
-            let token = waiter.schedule(at: DispatchTime(uptimeNanoseconds: due)) { [weak self] in self?.expiryDue() }
-            expiry.timer = (token, due)
+        if expiry.timer == nil, let due {
+            expiry.timer = (loop.schedule(at: DispatchTime(uptimeNanoseconds: due), .expiry), due)
         }
         let refreshing = !expiry.book.refreshes.isEmpty
         guard expiry.book.routersVersion != expiry.routersVersion || refreshing != expiry.watchingRefresh,
@@ -61,10 +60,8 @@ extension NetlinkEngine {
         expiry.watchingRefresh = refreshing
     }
 
-    /// The timer's moment has come (on the queue, from the waiter): asks again what expired or
-    /// is watched for a refresh.
+    /// The timer's moment has come: asks again what expired or is watched for a refresh.
     func expiryDue() {
-        dispatchPrecondition(condition: .onQueue(queue))
         expiry.timer = nil
         guard sockets != nil else { return }
         let now = DispatchTime.now().uptimeNanoseconds

@@ -7,90 +7,50 @@ import ReachabilitySystem
 import Dispatch
 import Logging
 
-/// Host-name targets: resolution off the queue, re-resolution on change, first-resolution waits.
+/// Host-name targets: resolution on the resolver threads, re-resolution on change, first-resolution waits.
 extension NetlinkEngine {
     /// Adds a monitor of `name`: resolves it now if it is new; sets the periodic re-resolution.
     func registerHost(_ name: String, options: HostResolutionOptions) {
         let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
         let timeout = options.firstResolutionTimeout.nanosecondsClamped
-        queue.sync {
-            let isNew = hosts[name] == nil
-            hosts[name, default: HostEntry()].intervals.append(interval)
-            armTimer(for: name)
-            if isNew {
-                resolve(name)
-            }
-            if hosts[name]?.resolution.state == .pending {
-                _ = waiter?.schedule(at: .now() + .nanoseconds(timeout)) { [weak self] in
-                    self?.firstResolutionTimedOut(name)
-                }
-            }
+        let isNew = hosts[name] == nil
+        hosts[name, default: HostEntry()].intervals.append(interval)
+        armTimer(for: name)
+        if isNew {
+            resolve(name)
+        }
+        if hosts[name]?.resolution.state == .pending {
+            _ = loop.schedule(at: .now() + .nanoseconds(timeout), .firstResolutionTimeout(name))
         }
     }
 
     /// Removes a monitor of `name`; the name is forgotten with its last monitor.
     func unregisterHost(_ name: String, options: HostResolutionOptions) {
         let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
-        deferOnQueue { [self] in
-            guard var entry = hosts[name] else { return }
-            if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
-            if entry.intervals.isEmpty {
-                entry.timer.map { waiter?.cancel($0) }
-                entry.releaseWaiters()
-                hosts[name] = nil
-            } else {
-                hosts[name] = entry
-                armTimer(for: name)
-            }
+        guard var entry = hosts[name] else { return }
+        if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
+        if entry.intervals.isEmpty {
+            entry.timer.map { loop.cancel($0) }
+            entry.releaseWaiters()
+            hosts[name] = nil
+        } else {
+            hosts[name] = entry
+            armTimer(for: name)
         }
     }
 
-    /// Blocks the caller (never the queue) until the first resolution of `name` finished, or `timeout` passed.
-    ///
-    /// Not on a loop's thread (a callback scheduled on the engine's thread): the resolution's
-    /// answer reaches the engine through that very thread, so waiting there would only time out.
-    func waitForFirstResolution(of name: String, timeout: Duration) {
-        guard EngineThreadOutbox.current == nil else { return }
-        let resolved = WaitableState(false)
-        let mustWait = queue.sync { () -> Bool in
-            guard hosts[name]?.resolution.state == .pending else { return false }
-            hosts[name]?.waiters.append {
-                resolved.withLock { $0 = true }
-                resolved.broadcast()
-            }
-            return true
-        }
-        if mustWait {
-            resolved.wait(until: { $0 }, timeout: timeout) { _ in }
-        }
+    /// Runs `then` once the first resolution of `name` finished (or timed out, or the namespace
+    /// vanished). - Returns: false, running nothing, when it is not pending.
+    func awaitFirstResolution(of name: String, then: @escaping @Sendable () -> Void) -> Bool {
+        guard hosts[name]?.resolution.state == .pending else { return false }
+        hosts[name]?.waiters.append(then)
+        return true
     }
 
-    /// Suspends (never blocks) until the first resolution of `name` finished, or `timeout` passed.
-    func firstResolution(of name: String, timeout: Duration) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(continuation)
-            deferOnQueue { [self] in
-                guard hosts[name]?.resolution.state == .pending, let waiter else { return once.resume() }
-                hosts[name]?.waiters.append { once.resume() }
-                _ = waiter.schedule(at: .now() + .nanoseconds(timeout.nanosecondsClamped)) { once.resume() }
-            }
-        }
-    }
-
-    /// Evaluates `target` now, like `read`, suspending the caller instead of blocking it.
-    func read(_ target: MonitorTarget) async -> NetworkPath {
-        await withCheckedContinuation { continuation in
-            deferOnQueue { [self] in
-                continuation.resume(returning: readOnQueue(target).path)
-            }
-        }
-    }
-
-    // MARK: - On the queue
+    // MARK: - Resolution
 
     /// Resolves one name on the pool; a request while one is in flight runs once more after it.
     func resolve(_ name: String) {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard hosts[name] != nil else { return }
         if hosts[name]!.inFlight {
             hosts[name]!.resolveAgain = true
@@ -98,10 +58,9 @@ extension NetlinkEngine {
         }
         hosts[name]!.inFlight = true
         counters.resolutions += 1
-        resolverPool.submit(ResolverPool.Job(name: name) { [weak self] outcome in
-            guard let self else { return }
-            // From the waiter's thread: with no dispatch worker to be had, `queue.async` would hang.
-            self.deferOnQueue { self.resolutionFinished(name, outcome) }
+        // The answer comes back as a message from the resolver's thread.
+        resolverPool.submit(ResolverPool.Job(name: name) { [loop] outcome in
+            loop.send(.resolutionFinished(name, outcome))
         })
     }
 
@@ -110,7 +69,7 @@ extension NetlinkEngine {
         for name in hosts.keys { resolve(name) }
     }
 
-    private func resolutionFinished(_ name: String, _ outcome: ResolutionOutcome) {
+    func resolutionFinished(_ name: String, _ outcome: ResolutionOutcome) {
         guard var entry = hosts[name] else { return }
         let before = entry.resolution
         entry.inFlight = false
@@ -128,14 +87,14 @@ extension NetlinkEngine {
         if again { resolve(name) }
     }
 
-    private func firstResolutionTimedOut(_ name: String) {
+    func firstResolutionTimedOut(_ name: String) {
         guard hosts[name]?.resolution.state == .pending else { return }
         hosts[name]!.resolution.state = .failed
         hosts[name]!.releaseWaiters()
         publishEvaluations(ofHost: name)
     }
 
-    /// Re-resolves `name` every shortest interval of its monitors, on the wait loop's clock.
+    /// Re-resolves `name` every shortest interval of its monitors, on the loop's clock.
     private func armTimer(for name: String) {
         guard let interval = hosts[name]?.shortestInterval, hosts[name]?.timerInterval != interval else { return }
         hosts[name]?.timerInterval = interval
@@ -143,28 +102,34 @@ extension NetlinkEngine {
     }
 
     private func scheduleReresolution(of name: String, after interval: Int) {
-        hosts[name]?.timer.map { waiter?.cancel($0) }
-        hosts[name]?.timer = waiter?.schedule(at: .now() + .nanoseconds(interval)) { [weak self] in
-            guard let self, let interval = hosts[name]?.timerInterval else { return }
-            resolve(name)
-            scheduleReresolution(of: name, after: interval)
-        }
+        hosts[name]?.timer.map { loop.cancel($0) }
+        hosts[name]?.timer = loop.schedule(at: .now() + .nanoseconds(interval), .reresolve(name))
+    }
+
+    /// A name's re-resolution is due: it resolves, and the next one is set.
+    func reresolutionDue(_ name: String) {
+        guard let interval = hosts[name]?.timerInterval else { return }
+        resolve(name)
+        scheduleReresolution(of: name, after: interval)
     }
 
     /// Follows resolv.conf and hosts (and their `/etc/netns/NAME` copies): names resolve again, and
     /// every path is evaluated again since `supportsDNS` may have changed.
     func startWatchingConfiguration() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard configurationWatcher == nil, let waiter else { return }
-        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, waiter: waiter) { [weak self] in
-            guard let self else { return }
-            self.logger.debug("resolver configuration changed", metadata: ["namespace": "\(self.namespace)"])
-            self.resolverConfigurationChanged()
-            if !self.hosts.isEmpty {
-                self.resolverPool.configurationChanged()
-                self.resolveAllHosts()
-            }
-            self.publishEvaluationsOfAll()
+        guard configurationWatcher == nil else { return }
+        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, waiter: loop) { [loop] in
+            loop.send(.resolverConfigurationChanged)
         }
+    }
+
+    /// The resolver's configuration changed (its watcher).
+    func resolverConfigurationMoved() {
+        logger.debug("resolver configuration changed", metadata: ["namespace": "\(namespace)"])
+        resolverConfigurationChanged()
+        if !hosts.isEmpty {
+            resolverPool.configurationChanged()
+            resolveAllHosts()
+        }
+        publishEvaluationsOfAll()
     }
 }

@@ -12,28 +12,25 @@ extension NetlinkEngine {
     /// The namespace is gone: close the sockets (they kept the kernel's namespace alive), tell
     /// every monitor, stop resolving, and leave the registry.
     func namespaceVanished() {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard sockets != nil else { return }
         logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(namespace)"])
-        waiter?.stop()
-        waiter = nil  // its pipe closes once its thread has ended too
+        // The loop runs what was posted before this, then ends and lets the engine go.
+        loop.stop()
+        published.withLock { $0.vanished = true }
         sockets = nil
         vanishWatcher = nil
         configurationWatcher = nil
         for name in hosts.keys {
-            hosts[name]?.timer = nil  // the stopped waiter runs no timer
+            hosts[name]?.timer = nil  // the stopped loop runs no timer
             // A name still queued in the stopped pool would never finish, and every `flags()`
             // would wait out the first-resolution timeout for it: it has failed.
             if hosts[name]?.resolution.state == .pending { hosts[name]?.resolution.state = .failed }
             hosts[name]?.releaseWaiters()
         }
         resolverPoolIfStarted?.stop()
-        EngineRegistry.forget(self)
+        EngineRegistry.forget(identity: identity, policy: policy, loop: loop)
         for core in subscribers.values {
             core.publish(.unsatisfied(.namespaceUnavailable)).deliver()
         }
     }
-
-    /// Whether the namespace vanished; a blocking hop onto the queue.
-    var hasVanished: Bool { queue.sync { sockets == nil } }
 }

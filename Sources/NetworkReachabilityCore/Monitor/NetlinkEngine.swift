@@ -8,43 +8,41 @@ import Dispatch
 import Logging
 
 /// The one engine of a network namespace and interface policy in this process, shared by all
-/// their monitors.
+/// their monitors: the state its loop's thread owns.
 ///
 /// It owns the event socket (libnl's cache manager over links and addresses, joined to the route
-/// and rule groups as a wake-up) and the lookup socket, waits for the event socket on a thread of
-/// its own (`EventWaiter`), and on readable drains the socket on its serial queue, then
-/// re-evaluates what the events can have moved. Targets with the same question share one lookup.
-/// No polling: the only deferred work is the second look after a deletion, a rate-limited resync
-/// after an overrun, and what the kernel does not announce (a route's expiry, `+Expiry`).
+/// and rule groups as a wake-up) and the lookup socket; its loop (`EventLoop`) waits for the
+/// event socket and, on readable, the engine drains it and re-evaluates what the events can have
+/// moved. Targets with the same question share one lookup. No polling: the only deferred work is
+/// the second look after a deletion, a rate-limited resync after an overrun, and what the kernel
+/// does not announce (a route's expiry, `+Expiry`), each a timer of the loop.
+///
+/// Nothing but the loop's thread touches it, and the compiler keeps it so: it is not `Sendable`,
+/// so no closure that crosses threads can hold it. Other threads hold an `EngineHandle`, whose
+/// `LoopBound` hands the engine only to work running on the loop (checked in debug builds), and
+/// the loop's timers and posts name what they want done as an `EngineMessage`.
 ///
 /// When the namespace goes away (`ip netns del`, or the process of a `/proc/PID/ns/net` exits)
-/// the engine closes its sockets, reports `namespaceUnavailable` to every monitor, and leaves the
-/// registry, so new monitors of that name get `namespaceNotFound`.
+/// the engine closes its sockets, reports `namespaceUnavailable` to every monitor, stops its loop
+/// and leaves the registry, so new monitors of that name get `namespaceNotFound`.
 ///
-/// The class holds the lifecycle and the subscriptions; its extensions the event side
-/// (`+Events`: drains, second look, resync), the passes and deliveries (`+Evaluation`, over an
-/// `EvaluationPass`), host names (`+Hosts`) and namespace loss (`+Namespace`).
-///
-/// `@unchecked Sendable`: every `var` and both sockets are touched only on `queue`
-/// (`dispatchPrecondition` guards the entry points); the rest are `let`s of Sendable types.
-final class NetlinkEngine: @unchecked Sendable {
+/// Its extensions hold the event side (`+Events`: drains, second look, resync), the passes and
+/// deliveries (`+Evaluation`), host names (`+Hosts`), namespace loss (`+Namespace`), expiry
+/// (`+Expiry`), announcements (`+Announcements`, `+Networkd`) and its messages (`+Messages`).
+final class NetlinkEngine {
     let namespace: NetworkNamespace
     let identity: NamespaceIdentity
     /// How links are classified, fixed for the engine's life: monitors with another policy have
     /// another engine (`EngineRegistry` keys by namespace and policy).
     let policy: InterfacePolicy
-    let queue: DispatchQueue
+    let loop: EventLoop<NetlinkEngine>
+    /// What other threads read without visiting the loop, written at the end of each turn.
+    let published: LockedState<EnginePublication>
     /// nil once the namespace vanished.
     var sockets: EngineSockets?
-    /// Runs `handleReadable` on the queue when the event socket is readable (set once in `init`).
-    var waiter: EventWaiter?
     var vanishWatcher: NamespaceVanishWatcher?
-    /// The waiter, for `deferOnQueue` from any thread (`waiter` is confined to the queue). Weak:
-    /// when the namespace vanishes, dropping `waiter` still closes its pipe.
-    private let poster = LockedState(WeakWaiter())
     let logger = Logger(label: "network-reachability")
 
-    // Confined to `queue`.
     var snapshot: KernelSnapshot {
         didSet { memory.linksChanged() }
     }
@@ -58,12 +56,9 @@ final class NetlinkEngine: @unchecked Sendable {
     /// The interface of the path the engine last gave each subscriber (absent: no route), so that
     /// picking whom a change can move reads no monitor's lock.
     var subscriberInterfaces: [ObjectIdentifier: Int] = [:]
-    /// The keys of `subscribers` as callers may read them off the queue, for `unsubscribe`
-    /// (a pthread lock: touched from every thread that subscribes, and TSan sees it).
-    private let subscribed = LockedState(Set<ObjectIdentifier>())
     var nameServers: NameServerConfiguration
     /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
-    /// pass when inotify is unavailable), not with a `stat` on every pass.
+    /// pass while no watcher runs), not with a `stat` on every pass.
     var cachedSupportsDNS: Bool?
     var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     var resyncScheduled = false
@@ -71,26 +66,30 @@ final class NetlinkEngine: @unchecked Sendable {
     var secondLook: SecondLook?
     /// Answers that stop being true without a message, and the timer that asks again (`+Expiry`).
     var expiry = ExpiryState()
+    /// Published as they move, for tests and logs that read them from other threads right after a
+    /// callback (deliveries leave in the middle of a turn); swift-metrics hears of them once a
+    /// turn (`endTurn`).
     var counters = EngineCounters() {
-        didSet { metrics?.publish(from: oldValue, to: counters) }
+        didSet {
+            let counters = counters
+            published.withLock { $0.counters = counters }
+        }
     }
+    /// The counters as swift-metrics last heard them.
+    var metricsCounters = EngineCounters()
     /// swift-metrics; nil (and free) when the process bootstrapped no backend.
     let metrics: EngineMetrics?
     var hosts: [String: HostEntry] = [:]
     /// Made with the first host name, or the first probe of a connectivity prober of this
     /// namespace, which resolves its names here instead of in a pool of its own; stopped with the
-    /// engine or the namespace. Behind a lock, not the queue: the prober asks from its own queue.
-    private let resolvers = LockedState<ResolverPool?>(nil)
-    var resolverPoolIfStarted: ResolverPool? { resolvers.withLock { $0 } }
-    var resolverPool: ResolverPool {
-        resolvers.withLock { pool in
-            if let pool { return pool }
-            let made = ResolverPool(namespace: namespace)
-            pool = made
-            return made
-        }
-    }
+    /// engine or the namespace. Behind a lock: the prober asks from its own thread.
+    let resolvers: LockedState<ResolverPool?>
     var configurationWatcher: ResolverConfigurationWatcher?
+    /// Whether the files behind the monitors' answers are watched: from the first scheduled
+    /// monitor on. A question asked once (`reachability check`, a read before `start`) reads the
+    /// files it needs and watches none: an inotify instance that held a watch costs the process
+    /// about 14 ms to tear down, the kernel waiting for a grace period as its marks go.
+    var isWatchingFiles = false
     /// The default routes' verdicts when names were last resolved: names resolve again when they move.
     var defaultRouteVerdicts: [RouteVerdict] = []
 
@@ -106,13 +105,18 @@ final class NetlinkEngine: @unchecked Sendable {
     static let afterSocketsOpened = LockedState<(@Sendable (NetworkNamespace) -> Void)?>(nil)
     #endif
 
-    /// Opens the engine's sockets inside `namespace` and reads the first snapshot.
-    init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy) throws(ReachabilityError) {
+    /// Opens the engine's sockets inside `namespace` and reads the first snapshot. Runs on the
+    /// thread that makes the engine, before its loop's thread starts (`EngineHandle`).
+    init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy,
+         loop: EventLoop<NetlinkEngine>, published: LockedState<EnginePublication>,
+         resolvers: LockedState<ResolverPool?>, metrics: EngineMetrics?) throws(ReachabilityError) {
         self.namespace = namespace
         self.policy = policy
-        self.metrics = EngineMetrics.make(namespace: namespace)
+        self.metrics = metrics
         self.identity = identity
-        self.queue = DispatchQueue(label: "network-reachability.engine.\(namespace)")
+        self.loop = loop
+        self.published = published
+        self.resolvers = resolvers
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
         let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn, policy: policy)
         #if DEBUG
@@ -127,129 +131,91 @@ final class NetlinkEngine: @unchecked Sendable {
             throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
         }
         self.nameServers = nameServers
-        // Made on the queue: the waiter's thread runs its first handler there, and that handler
-        // (a second look, a resync) must find `waiter` set, or its wake-up would be lost for good.
-        let setupFailure: ReachabilityError? = queue.sync {
-            do throws(ReachabilityError) {
-                // The waiter keeps the sockets open until its thread has ended; they die on the queue.
-                let waiter = try EventWaiter(fileDescriptor: sockets.events.fileDescriptor, queue: queue, keepAlive: sockets,
-                                             readable: { [weak self] in self?.handleReadable() })
-                self.waiter = waiter
-                poster.withLock { $0.waiter = waiter }
-                do throws(NetlinkError) {
-                    vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, queue: queue,
-                                                               waiter: waiter) { [weak self] in self?.namespaceVanished() }
-                } catch {
-                    throw error.reachabilityError
-                }
-            } catch {
-                return error
+        do throws(NetlinkError) {
+            // Its report is a message: it runs on the loop, once the loop's thread has started.
+            vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, waiter: loop) { [loop] in
+                loop.send(.namespaceVanished)
             }
-            startWatchingConfiguration()
-            startWatchingNetworkd()
-            return nil
+        } catch {
+            throw error.reachabilityError
         }
-        if let setupFailure { throw setupFailure }
         logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
     }
 
     deinit {
-        waiter?.stop()  // and with it the host names' re-resolution timers
         resolverPoolIfStarted?.stop()
         logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
     }
 
+    var resolverPoolIfStarted: ResolverPool? { resolvers.withLock { $0 } }
+    var resolverPool: ResolverPool { EngineHandle.resolverPool(in: resolvers, namespace: namespace) }
+
     // MARK: - Monitors
 
-    /// Evaluates `target` now, with a fresh snapshot of what the socket has queued. Blocks the caller for one round trip.
-    func read(_ target: MonitorTarget) -> NetworkPath {
-        readNoting(target).path
-    }
-
-    /// `read`, also telling whether the path is a state (false: a name still being resolved).
-    func readNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
-        queue.sync { readOnQueue(target) }
-    }
-
-    /// `readNoting` on the queue (`fetchCurrentPath` comes through `deferOnQueue`).
-    func readOnQueue(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
+    /// Evaluates `target` now, with what the socket has queued absorbed first; also tells
+    /// whether the path is a state (false: a name still being resolved).
+    func read(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
         absorbForRead()
         // A name whose first resolution has not finished reads as not resolved.
         let isPending = resolution(for: target)?.state == .pending
         return (evaluate([target], includingPending: true)[0]!, !isPending)
     }
 
-    /// The path of `target` now, or nil for a host name whose first resolution has not finished:
-    /// one route lookup for an address, never a wait (`ReachabilityManager.startMonitoring()`).
+    /// The path of `target` now, or nil for a host name whose first resolution has not finished.
     func readIfKnown(_ target: MonitorTarget) -> NetworkPath? {
-        queue.sync {
-            absorbForRead()
-            return evaluate([target])[0]
-        }
+        absorbForRead()
+        return evaluate([target])[0]
     }
 
-    /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
+    /// Starts delivering `core`'s evaluations: the current one at once, then one per change. The
+    /// first subscriber starts the watches of the files behind the answers.
     func subscribe(_ core: MonitorCore) {
-        queue.sync {
-            absorbForRead()
-            subscribers[ObjectIdentifier(core)] = core
-            subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
-            // A name still being resolved gets its first callback when the resolution finishes.
-            if let path = evaluate([core.target])[0] {
-                noteInterface(of: path, for: core)
-                core.publish(path).deliver()
-                metrics?.record(path, of: core.target)
-            }
+        absorbForRead()
+        startWatchingFiles()
+        subscribers[ObjectIdentifier(core)] = core
+        // A name still being resolved gets its first callback when the resolution finishes.
+        if let path = evaluate([core.target])[0] {
+            noteInterface(of: path, for: core)
+            core.publish(path).deliver()
+            metrics?.record(path, of: core.target)
         }
     }
 
-    /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
-    func unsubscribe(_ core: MonitorCore) {
-        // A core never subscribed (a monitor only asked once, as `reachability check` does) needs
-        // no hop at all; the others hop through the waiter (`deferOnQueue`), never `queue.async`.
-        let id = ObjectIdentifier(core)
-        guard subscribed.withLock({ $0.remove(id) != nil }) else { return }
-        deferOnQueue { [self] in
-            // The waiter may run this after a `subscribe` of the same core (a monitor unscheduled
-            // and scheduled again at once: `subscribe` takes the queue directly): it is kept then.
-            guard !subscribed.withLock({ $0.contains(id) }) else { return }
-            subscribers[id] = nil
-            subscriberInterfaces[id] = nil
-        }
-    }
-
-    /// The engine's loop, from any thread; nil once the namespace vanished (its thread has ended).
-    /// The connectivity probers of the namespace keep their timers on it.
-    var eventLoop: EventWaiter? { poster.withLock { $0.waiter } }
-
-    /// Runs `work` on the queue later, from the waiter's thread (`EventWaiter.post`): no dispatch
-    /// worker thread is needed, so a pids limit cannot hang it. Once the waiter is gone (the
-    /// namespace vanished) it falls back to `queue.async`.
-    func deferOnQueue(_ work: @escaping @Sendable () -> Void) {
-        if poster.withLock({ $0.waiter })?.post(work) == true { return }
-        queue.async(execute: work)
+    /// Stops delivering to the core `id` names.
+    func unsubscribe(_ id: ObjectIdentifier) {
+        subscribers[id] = nil
+        subscriberInterfaces[id] = nil
     }
 
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.
     func interfaceStatuses() -> [InterfaceStatus] {
-        queue.sync {
-            absorbForRead()
-            return snapshot.links.values.sorted { $0.index < $1.index }
-                .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
-        }
+        absorbForRead()
+        return snapshot.links.values.sorted { $0.index < $1.index }
+            .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
+    }
+
+    /// Follows the files behind the monitors' answers, from the first scheduled monitor on: the
+    /// resolver's configuration and networkd's link records.
+    func startWatchingFiles() {
+        guard !isWatchingFiles, sockets != nil else { return }
+        isWatchingFiles = true
+        startWatchingConfiguration()
+        startWatchingNetworkd()
+        // What changed before the watches began is read once now.
+        cachedSupportsDNS = nil
+        if sockets?.networkd?.reload() == true, let sockets { snapshot = sockets.freshSnapshot() }
     }
 
     /// The resolver's configuration changed: `supportsDNS` is read again with the next evaluation.
     func resolverConfigurationChanged() {
-        dispatchPrecondition(condition: .onQueue(queue))
         cachedSupportsDNS = nil
     }
-
-    /// Counters for tests and logs. Blocks for one hop onto the queue.
-    var currentCounters: EngineCounters { queue.sync { counters } }
 }
 
-/// A reference to the engine's waiter that does not keep it.
-struct WeakWaiter {
-    weak var waiter: EventWaiter?
+/// What other threads read of an engine without visiting its loop: its counters, published as
+/// they move, and whether its namespace vanished.
+struct EnginePublication: Sendable {
+    var counters = EngineCounters()
+    /// The namespace is gone: its loop has stopped.
+    var vanished = false
 }

@@ -65,7 +65,7 @@ extension PathMonitor {
                 return settings != newValue
             }
             guard changed else { return }
-            core.setConnectivityProber(ProberRegistry.prober(for: newValue, in: namespace))
+            core.setConnectivityProber(ProberRegistry.prober(for: newValue, in: namespace, engine: engine))
         }
     }
 

@@ -9,7 +9,7 @@ extension PathMonitor {
     ///
     /// For a host name that was never resolved it waits for the first resolution, up to the
     /// options' `firstResolutionTimeout`, without holding a thread of the cooperative pool; every
-    /// other read is one hop onto the engine's queue.
+    /// other read is one post to the engine's loop.
     public func fetchCurrentPath() async -> NetworkPath {
         guard let engine else { return currentPath }
         if case .host(let name) = core.target, let hostOptions {

@@ -67,7 +67,7 @@ public final class PathMonitor: Sendable {
     /// made while it asks for no prober (an API CA before the opt-in) is not lost.
     let proberSettings = LockedState(ProberConfiguration())
     /// nil when the non-throwing general-path initialiser could not open its namespace (`setupError` says why).
-    let engine: NetlinkEngine?
+    let engine: EngineHandle?
     /// Why this monitor cannot watch its namespace: set only by the non-throwing
     /// `init(requiredInterfaceType:prohibitedInterfaceTypes:namespace:interfacePolicy:)` when the
     /// namespace could not be opened. Such a monitor reports `unsatisfied` with
@@ -97,7 +97,7 @@ public final class PathMonitor: Sendable {
         core.attach(owner: self)
     }
 
-    init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions?, engine: NetlinkEngine) {
+    init(target: MonitorTarget, namespace: NetworkNamespace, hostOptions: HostResolutionOptions?, engine: EngineHandle) {
         self.engine = engine
         self.setupError = nil
         self.namespace = namespace
@@ -185,12 +185,15 @@ public final class PathMonitor: Sendable {
     /// many monitors, or one that only records or forwards changes, wants.
     ///
     /// Every guarantee of `setDispatchQueue(_:)` holds: the current state first, one callback per
-    /// change, in order, none after `unschedule()` or `cancel()` returns. What a state computed
-    /// elsewhere carries (the first state, a probe's answer, a face set while scheduled) runs on the
-    /// library's serial delivery queue; one monitor's callbacks never run concurrently.
+    /// change, in order, none after `unschedule()` or `cancel()` returns. The first state is made
+    /// on the engine's loop too and runs there; what a state computed elsewhere carries (a probe's
+    /// answer, a face set while scheduled) runs on the library's serial delivery queue; one
+    /// monitor's callbacks never run concurrently.
     ///
     /// A callback there may read (`currentPath`, `flags()`), set faces, make, schedule, unschedule
-    /// or cancel monitors, its own included. It must not block or take long: while it runs, the
+    /// or cancel monitors, its own included, also monitors of another namespace: a read that
+    /// must wait for another namespace's loop keeps serving this loop's own requests meanwhile, so
+    /// two loops never wait on each other. It must not block or take long: while it runs, the
     /// engine of its namespace handles no kernel message, for any monitor. Hand longer work to a
     /// queue of your own. A host-name monitor made there does not wait for its first resolution
     /// (its first state comes by callback).

@@ -21,12 +21,13 @@ enum ProberRegistry {
     /// The prober of `configuration` in `namespace`; nil when there is nothing to probe or fetch,
     /// or the namespace cannot be identified (the monitor's path then says why, and its
     /// connectivity stays `unknown`).
-    static func prober(for configuration: ProberConfiguration, in namespace: NetworkNamespace) -> ConnectivityProber? {
+    static func prober(for configuration: ProberConfiguration, in namespace: NetworkNamespace,
+                       engine: EngineHandle?) -> ConnectivityProber? {
         guard !configuration.isEmpty, let identity = try? NamespaceEntry.identity(of: namespace) else { return nil }
         let key = Key(namespace: identity, configuration: configuration.shared)
         return probers.withLock { probers in
             if let prober = probers[key]?.prober { return prober }
-            let prober = ConnectivityProber(configuration: configuration.shared, namespace: namespace)
+            let prober = ConnectivityProber(configuration: configuration.shared, namespace: namespace, engine: engine)
             probers = probers.filter { $0.value.prober != nil }
             probers[key] = WeakProber(prober: prober)
             return prober

@@ -72,6 +72,8 @@ final class ConnectivityProberTests: XCTestCase {
         other.setQueue(nil)
         other.connectivityListenersChanged()
         prober.settle()
+        // Each probe runs on a thread of its own: the cancelled one notices as it polls.
+        waitUntil("the probe for the old path saw its cancel") { script.cancelled == 1 }
         XCTAssertEqual(script.cancelled, 1, "only the probe for the old path was cancelled")
         script.release(.full)
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)

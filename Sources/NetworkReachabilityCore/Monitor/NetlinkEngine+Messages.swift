@@ -1,0 +1,60 @@
+import ReachabilityModel
+import ReachabilityResolution
+import ReachabilitySystem
+
+/// What the engine's timers and the engine's watchers and resolver threads ask of it: typed
+/// values, so a timer or a post allocates no closure and no `Sendable` closure ever holds the
+/// engine (the loop hands each to `receive`, on its thread).
+enum EngineMessage: Sendable {
+    /// The second look after a deletion the kernel may still have been finishing.
+    case secondLook
+    /// The paced resync after an overrun.
+    case resync
+    /// An answer held by the expiry book is due.
+    case expiry
+    /// A captive-portal announcement the pacing held back may be shown now.
+    case announcementRelease
+    /// A drain absorbed by a read is left to the loop to propagate.
+    case propagate
+    /// A host name's first resolution took too long.
+    case firstResolutionTimeout(String)
+    /// A host name's periodic re-resolution.
+    case reresolve(String)
+    /// A resolver thread finished resolving a name.
+    case resolutionFinished(String, ResolutionOutcome)
+    /// The resolver's configuration changed (its watcher).
+    case resolverConfigurationChanged
+    /// networkd's link records changed (its watcher).
+    case networkdChanged
+    /// The namespace's name went away (its watcher).
+    case namespaceVanished
+}
+
+extension NetlinkEngine: EventLoopOwner {
+    func eventSocketReadable() {
+        handleReadable()
+    }
+
+    func receive(_ message: EngineMessage) {
+        switch message {
+        case .secondLook: secondLookDue()
+        case .resync: resyncDue()
+        case .expiry: expiryDue()
+        case .announcementRelease: releaseHeldAnnouncements()
+        case .propagate: propagate()
+        case .firstResolutionTimeout(let name): firstResolutionTimedOut(name)
+        case .reresolve(let name): reresolutionDue(name)
+        case .resolutionFinished(let name, let outcome): resolutionFinished(name, outcome)
+        case .resolverConfigurationChanged: resolverConfigurationMoved()
+        case .networkdChanged: networkdRecordsChanged()
+        case .namespaceVanished: namespaceVanished()
+        }
+    }
+
+    /// Tells swift-metrics what the counters did this turn, once a turn and only when they moved.
+    func endTurn() {
+        guard let metrics, counters != metricsCounters else { return }
+        metrics.publish(from: metricsCounters, to: counters)
+        metricsCounters = counters
+    }
+}
