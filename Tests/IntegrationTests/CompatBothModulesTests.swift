@@ -51,8 +51,9 @@ final class CompatBothModulesTests: XCTestCase {
         XCTAssertNil(satisfied.localEndpoint)
         XCTAssertNil(satisfied.remoteEndpoint)
         XCTAssertFalse(satisfied.isUltraConstrained)
-        for reason in [NetworkPath.UnsatisfiedReason.noRoute, .linkDown, .interfaceDown, .localAddressUnavailable,
-                       .requiredInterfaceUnavailable, .nameNotResolved, .noDNSServer, .namespaceUnavailable] {
+        for reason in [NetworkPath.UnsatisfiedReason.noRoute, .unreachableRoute, .prohibitedRoute, .blackholeRoute, .noCarrier,
+                       .interfaceDown, .localAddressUnavailable, .requiredInterfaceUnavailable, .nameNotResolved,
+                       .noDNSServer, .namespaceUnavailable] {
             let unsatisfied = NWPath(path(.unsatisfied, reason: reason, via: nil, available: []))
             XCTAssertEqual(unsatisfied.status, .unsatisfied)
             XCTAssertEqual(unsatisfied.unsatisfiedReason, .notAvailable, "\(reason)")
