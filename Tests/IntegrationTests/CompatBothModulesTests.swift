@@ -80,4 +80,15 @@ final class CompatBothModulesTests: XCTestCase {
         XCTAssertEqual(NWInterface(eth0).debugDescription, "eth0")
         XCTAssertEqual(NWInterface(wlan0).type, .wifi)
     }
+
+    /// Code written when `pathMonitor` was a `PathMonitor` compiles and runs as it is on a monitor
+    /// made by Apple's initialisers; `monitor` is the same object.
+    func testPathMonitor_ofAnApplesInitialiser_readsAsBefore() {
+        let monitor = NWPathMonitor()
+        let pathMonitor: PathMonitor = monitor.pathMonitor
+        XCTAssertNil(monitor.pathMonitor.setupError)
+        XCTAssertTrue(monitor.monitor === pathMonitor)
+        let wrapped = NWPathMonitor(pathMonitor)
+        XCTAssertTrue(wrapped.pathMonitor === pathMonitor)
+    }
 }

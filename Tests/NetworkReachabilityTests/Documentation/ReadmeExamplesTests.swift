@@ -35,6 +35,7 @@ final class ReadmeExamplesTests: XCTestCase {
         "Tests/NetworkReachabilityTests/Documentation/ReadmeSnippets.swift",
         "Tests/NetworkReachabilityTests/Documentation/ArticleSnippets.swift",
         "Tests/ServiceTests/ReadmeFakeExampleTests.swift",
+        "Tests/ServiceTests/AppleStyleFakeExampleTests.swift",
         "Examples/sc-monitor/ReachabilityMonitor.swift",
         "Examples/af-manager/main.swift",
         "Examples/nw-monitor/main.swift",
