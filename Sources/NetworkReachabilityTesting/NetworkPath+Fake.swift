@@ -22,11 +22,14 @@ extension NetworkPath {
         return path
     }
 
-    /// A satisfied path behind a captive portal: connectivity `portal`, redirected to `portalURL`.
+    /// A satisfied path behind a captive portal: connectivity `portal`, redirected to `portalURL`
+    /// (``NetworkPath/connectivityReason`` `redirect`, as a monitor's probe says of a redirect).
     public static func captivePortal(
         _ portalURL: String? = "http://portal.fake/login", via interface: NetworkInterface = .fakeEthernet
     ) -> NetworkPath {
-        online(via: interface, connectivity: .portal, portalURL: portalURL)
+        var path = online(via: interface, connectivity: .portal, portalURL: portalURL)
+        path.connectivityReason = "redirect"
+        return path
     }
 
     /// An unsatisfied path, as a test's "offline": no flags, no interface (what a monitor reports
