@@ -39,6 +39,8 @@ final class ReadmeExamplesTests: XCTestCase {
         "Examples/sc-monitor/ReachabilityMonitor.swift",
         "Examples/af-manager/main.swift",
         "Examples/nw-monitor/main.swift",
+        "Examples/nw-shared/Package.swift",
+        "Examples/nw-shared/Sources/nw-shared/main.swift",
     ]
 
     /// README.md and every article of the catalog, by path.
