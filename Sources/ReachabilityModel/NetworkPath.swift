@@ -172,7 +172,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// `status 200 without the expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
     /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
     /// `TLS: timed out`), `no route`, `captive portal API` (the network's API said `captive`), or,
-    /// for `none`, another reason the path is not satisfied (`link down`, `interface down`, ...).
+    /// for `none`, another reason the path is not satisfied (`no carrier`, `link down`, `prohibited by route`, ...).
     /// Nil when `full` or `unknown`, but for `captive portal API failed` (the API, fetched
     /// without a probe, failed: see ``captivePortal``).
     public var connectivityReason: String? {
