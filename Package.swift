@@ -113,13 +113,14 @@ let package = Package(
             dependencies: [
                 "NetworkReachabilityService",
                 "NetworkReachabilityTesting",
+                "ReachabilityCompat",
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "NetworkReachability", "NetworkReachabilityCore", "ReachabilityCompat", "SystemConfiguration",
+                "NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilityCompat", "SystemConfiguration",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]

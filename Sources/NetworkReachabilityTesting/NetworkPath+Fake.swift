@@ -22,45 +22,60 @@ extension NetworkPath {
         return path
     }
 
-    /// A satisfied path behind a captive portal: connectivity `portal`, redirected to `portalURL`.
+    /// A satisfied path behind a captive portal: connectivity `portal`, redirected to `portalURL`
+    /// (``NetworkPath/connectivityReason`` `redirect`, as a monitor's probe says of a redirect).
     public static func captivePortal(
         _ portalURL: String? = "http://portal.fake/login", via interface: NetworkInterface = .fakeEthernet
     ) -> NetworkPath {
-        online(via: interface, connectivity: .portal, portalURL: portalURL)
+        var path = online(via: interface, connectivity: .portal, portalURL: portalURL)
+        path.connectivityReason = "redirect"
+        return path
     }
 
-    /// An unsatisfied path, as a test's "offline".
+    /// An unsatisfied path, as a test's "offline": no flags, no interface (what a monitor reports
+    /// for no route, or a route of type `unreachable`, `prohibit` or `blackhole`). With
+    /// `.noCarrier` it is ``unplugged(via:)``, as a monitor reports a cable out.
     public static func offline(_ reason: UnsatisfiedReason = .noRoute) -> NetworkPath {
+        if reason == .noCarrier { return unplugged() }
         var path = fake(flags: [])
         path.unsatisfiedReason = reason
         return path
     }
 
-    /// The path a monitor reports with `flags`: satisfied when `reachable` without
-    /// `connectionRequired`, `requiresConnection` (reason `linkDown`) with both, else unsatisfied
-    /// (reason `noRoute`). A reachable path leaves by `interface` (default: `eth0`, or `wwan0`
-    /// when `isWWAN` is set).
+    /// A cable out (or a Wi-Fi link not associated): the route stays, over `interface` (default:
+    /// `eth0`, wired), but the link has no carrier. As a monitor reports it: `unsatisfied` with
+    /// the reason `noCarrier`, the flags `reachable` + `connectionRequired` (so
+    /// SCNetworkReachability-style code reads "not reachable"), the route's interface in
+    /// `interface` with link quality `unknown`, no available interface, and no family or DNS.
+    public static func unplugged(via interface: NetworkInterface = .fakeEthernet) -> NetworkPath {
+        fake(flags: [.reachable, .connectionRequired], interface: interface)
+    }
+
+    /// The path a monitor reports with `flags`: satisfied when AFNetworking's status for them is
+    /// reachable (`reachable` without `connectionRequired`); unsatisfied otherwise, with the
+    /// reason `noCarrier` when `reachable` is set (a link without carrier keeps its route) and
+    /// `noRoute` when not. A path with `reachable` leaves by `interface` (default: `eth0`, or
+    /// `wwan0` when `isWWAN` is set); only a satisfied one lists it in `availableInterfaces`, and
+    /// an unsatisfied one's interface has no link quality (no carrier).
     public static func fake(flags: ReachabilityFlags, interface: NetworkInterface? = nil) -> NetworkPath {
         let reachable = flags.contains(.reachable)
-        let status: Status = !reachable ? .unsatisfied : flags.contains(.connectionRequired) ? .requiresConnection : .satisfied
-        let reason: UnsatisfiedReason? = switch status {
-        case .satisfied: nil
-        case .requiresConnection: .linkDown
-        case .unsatisfied: .noRoute
-        }
-        let via = reachable ? (interface ?? (flags.contains(.isWWAN) ? .fakeCellular : .fakeEthernet)) : nil
+        let satisfied = ReachabilityStatus(flags: flags).isReachable
+        let reason: UnsatisfiedReason? = satisfied ? nil : reachable ? .noCarrier : .noRoute
+        var via = reachable ? (interface ?? (flags.contains(.isWWAN) ? .fakeCellular : .fakeEthernet)) : nil
+        if !satisfied { via?.linkQuality = .unknown }
         return NetworkPath(
-            status: status, unsatisfiedReason: reason, flags: flags, interface: via,
-            availableInterfaces: via.map { [$0] } ?? [], gateways: [],
+            status: satisfied ? .satisfied : .unsatisfied, unsatisfiedReason: reason, flags: flags, interface: via,
+            availableInterfaces: satisfied ? via.map { [$0] } ?? [] : [], gateways: [],
             isExpensive: via?.isExpensive ?? false, isConstrained: false,
-            supportsIPv4: status == .satisfied, supportsIPv6: false, supportsDNS: status == .satisfied
+            supportsIPv4: satisfied, supportsIPv6: false, supportsDNS: satisfied
         )
     }
 }
 
 extension NetworkInterface {
-    /// `eth0`, index 2, wired: the interface of a fake online path.
-    public static let fakeEthernet = NetworkInterface(name: "eth0", index: 2, type: .wiredEthernet)
-    /// `wwan0`, index 3, cellular and expensive.
+    /// `eth0`, index 2, wired, link quality `good` (what a wired link with carrier at 100 Mb/s or
+    /// more, full duplex, measures): the interface of a fake online path.
+    public static let fakeEthernet = NetworkInterface(name: "eth0", index: 2, type: .wiredEthernet, linkQuality: .good)
+    /// `wwan0`, index 3, cellular and expensive; link quality `unknown` (a modem gives no figures).
     public static let fakeCellular = NetworkInterface(name: "wwan0", index: 3, type: .cellular, isExpensive: true)
 }

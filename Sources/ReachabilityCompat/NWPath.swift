@@ -13,9 +13,11 @@ public struct NWPath: Equatable, CustomDebugStringConvertible, Sendable {
     public enum Status: Equatable, Sendable {
         /// The target is reachable now.
         case satisfied
-        /// No route, or one that leads nowhere.
+        /// No route, one that leads nowhere, or an interface without carrier (a cable out) or dormant.
         case unsatisfied
-        /// A route exists, but its interface must connect first (no carrier, or dormant).
+        /// Apple: a new connection may activate the path (a VPN or cellular on demand). Never on
+        /// Linux, where nothing activates a link because a socket connects: a cable out is
+        /// `unsatisfied`.
         case requiresConnection
     }
 
@@ -103,9 +105,10 @@ public struct NWPath: Equatable, CustomDebugStringConvertible, Sendable {
     /// Whether the path uses an interface of `type`: the route's own interface, or, when that is a
     /// tunnel (a VPN), the physical link beneath it where it can be told: the first interface
     /// that is not a tunnel in `availableInterfaces` (the best default route's), as Apple's
-    /// answers `.wifi` for a VPN over Wi-Fi.
+    /// answers `.wifi` for a VPN over Wi-Fi. An unsatisfied path uses no interface, so it is
+    /// false for every type, as Apple's.
     public func usesInterfaceType(_ type: NWInterface.InterfaceType) -> Bool {
-        guard let interface = networkPath.interface else { return false }
+        guard networkPath.status == .satisfied, let interface = networkPath.interface else { return false }
         if interface.type == type.interfaceType { return true }
         guard interface.isTunnel else { return false }
         let underlying = networkPath.availableInterfaces.first { !$0.isTunnel && $0.type != .loopback }

@@ -8,12 +8,14 @@ import ReachabilitySystem
 /// Apple's members: `pathUpdateHandler`, `start(queue:)`, `cancel()`, `currentPath`, `queue`,
 /// `debugDescription`, and `for await path in NWPathMonitor()`.
 ///
-/// A thin class over ``PathMonitor`` (``pathMonitor``), whose paths it hands over as ``NWPath``.
-/// Unlike Apple's, `cancel()` is a barrier (when it returns, no handler of this monitor runs or
-/// starts) and the monitor can be started again.
+/// A thin class over a ``PathMonitoring`` (``monitor``): a ``PathMonitor``, or in a test a
+/// `FakePathMonitor` (`NWPathMonitor(FakePathMonitor(path: .online()))`), whose paths it hands
+/// over as ``NWPath``. Unlike Apple's, `cancel()` of one over a `PathMonitor` is a barrier (when it
+/// returns, no handler of this monitor runs or starts) and the monitor can be started again.
 public final class NWPathMonitor: Sendable {
-    /// NetworkReachability's monitor this one stands for (not an Apple member).
-    public let pathMonitor: PathMonitor
+    /// The monitor this one stands for: a ``PathMonitor``, or any ``PathMonitoring`` it was made
+    /// over, such as a `FakePathMonitor` (not an Apple member).
+    public let monitor: any PathMonitoring
     private let state = LockedState<State>(State())
 
     private struct State: Sendable {
@@ -21,9 +23,17 @@ public final class NWPathMonitor: Sendable {
         var queue: DispatchQueue?
     }
 
-    /// Wraps NetworkReachability's monitor (not an Apple initialiser).
-    public init(_ pathMonitor: PathMonitor) {
-        self.pathMonitor = pathMonitor
+    /// NetworkReachability's monitor this one stands for, when it was made over a ``PathMonitor``
+    /// (every Apple initialiser makes one; not an Apple member). Nil for one made over another
+    /// ``PathMonitoring`` (a `FakePathMonitor`): read ``monitor`` there. Implicitly unwrapped, so
+    /// code written when this was a `PathMonitor` (`monitor.pathMonitor.setupError`) compiles as it is.
+    public var pathMonitor: PathMonitor! { monitor as? PathMonitor }
+
+    /// Wraps a monitor (not an Apple initialiser): NetworkReachability's ``PathMonitor``, or in a
+    /// test a `FakePathMonitor` of the `NetworkReachabilityTesting` product, so that code written
+    /// against Apple's `NWPathMonitor` runs with no kernel, no namespace and no root.
+    public init(_ monitor: any PathMonitoring) {
+        self.monitor = monitor
     }
 
     /// The general path (the better of `0.0.0.0` and `::`), made without `try`, as Apple's cannot
@@ -47,22 +57,23 @@ public final class NWPathMonitor: Sendable {
 
     /// Called on the monitor's queue with each new path, the current one first after `start(queue:)`.
     ///
-    /// `@preconcurrency`, as Apple's: a handler that captures state that is not `Sendable` gets a
-    /// warning in Swift 6 code, not an error.
+    /// `@preconcurrency` and `@Sendable`, as Apple's: a handler that captures state that is not
+    /// `Sendable` is a warning in Swift 5 mode with strict checking, and an error in Swift 6 mode,
+    /// as against Apple's declaration.
     @preconcurrency public var pathUpdateHandler: (@Sendable (_ newPath: NWPath) -> Void)? {
         get { state.withLock { $0.handler } }
         set {
             state.withLock { $0.handler = newValue }
             if let newValue {
-                pathMonitor.pathUpdateHandler = { @Sendable path in newValue(NWPath(path)) }
+                monitor.pathUpdateHandler = { @Sendable path in newValue(NWPath(path)) }
             } else {
-                pathMonitor.pathUpdateHandler = nil
+                monitor.pathUpdateHandler = nil
             }
         }
     }
 
     /// The path now.
-    public var currentPath: NWPath { NWPath(pathMonitor.currentPath) }
+    public var currentPath: NWPath { NWPath(monitor.currentPath) }
 
     /// The queue given to `start(queue:)`; nil before it.
     public var queue: DispatchQueue? { state.withLock { $0.queue } }
@@ -70,19 +81,19 @@ public final class NWPathMonitor: Sendable {
     /// Starts delivering paths to `pathUpdateHandler` on `queue`.
     public func start(queue: DispatchQueue) {
         state.withLock { $0.queue = queue }
-        pathMonitor.start(queue: queue)
+        monitor.start(queue: queue)
     }
 
     /// Stops delivering paths and ends every `for await` over this monitor.
     public func cancel() {
-        pathMonitor.cancel()
+        monitor.cancel()
     }
 }
 
 extension NWPathMonitor: CustomDebugStringConvertible {
     /// The monitor's target, its latest flags and whether it was started: `PathMonitor`'s description.
     public var debugDescription: String {
-        "<NWPathMonitor> \(pathMonitor)\(queue.map { " on \($0.label)" } ?? "")"
+        "<NWPathMonitor> \(monitor)\(queue.map { " on \($0.label)" } ?? "")"
     }
 }
 
@@ -94,7 +105,9 @@ extension NWPathMonitor: AsyncSequence {
 
     /// Iterates the paths as `NWPath`; holds the monitor, so `for await path in NWPathMonitor()` works.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var paths: PathMonitor.Iterator
+        // The monitor lives as long as the iteration, as iterating a `PathMonitor` holds it.
+        let monitor: any PathMonitoring
+        var paths: AsyncStream<NetworkPath>.Iterator
 
         /// The next path; nil once the monitor is cancelled.
         public mutating func next() async -> NWPath? {
@@ -110,7 +123,7 @@ extension NWPathMonitor: AsyncSequence {
     /// Iterating starts monitoring: the current path first, then one per change, until `cancel()`
     /// or the consuming task is cancelled.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(paths: pathMonitor.makeAsyncIterator())
+        AsyncIterator(monitor: monitor, paths: monitor.paths().makeAsyncIterator())
     }
 }
 

@@ -1,4 +1,8 @@
 import ReachabilityModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What one route answer means for a packet: flags, why not, and where it leaves.
 package struct RouteVerdict: Sendable, Equatable {
     package var flags: ReachabilityFlags
@@ -21,7 +25,9 @@ package struct RouteVerdict: Sendable, Equatable {
         }
     }
 
-    /// The best of several verdicts: highest rank, then (with `byMetric`) lowest metric, then the earliest.
+    /// The best of several verdicts: highest rank, then (with `byMetric`) lowest metric, then the
+    /// earliest; among verdicts of no flags, a route that refused (an `unreachable`, `prohibit`
+    /// or `blackhole` route, an interface set down) before no route at all, since it says more.
     ///
     /// - Parameter byMetric: true where the verdicts are routes competing for the same traffic
     ///   (the general path's interfaces and families); false for a host name's addresses, whose
@@ -36,7 +42,8 @@ package struct RouteVerdict: Sendable, Equatable {
     package static func better(_ current: RouteVerdict?, _ verdict: RouteVerdict, byMetric: Bool = true) -> RouteVerdict {
         guard let current else { return verdict }
         let betterMetric = byMetric && verdict.rank > 0 && verdict.metric < current.metric
-        return verdict.rank > current.rank || (verdict.rank == current.rank && betterMetric) ? verdict : current
+        let saysMore = verdict.rank == 0 && current.reason == .noRoute && verdict.reason != nil && verdict.reason != .noRoute
+        return verdict.rank > current.rank || (verdict.rank == current.rank && (betterMetric || saysMore)) ? verdict : current
     }
 }
 
@@ -113,11 +120,33 @@ package enum Evaluator {
         return best
     }
 
+    /// Why the kernel refused a lookup, by its errno: EHOSTUNREACH an `unreachable` route, EACCES a
+    /// `prohibit` one, EINVAL a `blackhole` one; ENETUNREACH (no route, and a `throw` route, which
+    /// the kernel answers the same) and a failure of the lookup itself are no route.
+    package static func reason(forRefusal errno: Int32) -> NetworkPath.UnsatisfiedReason {
+        switch errno {
+        case EHOSTUNREACH: .unreachableRoute
+        case EACCES: .prohibitedRoute
+        case EINVAL: .blackholeRoute
+        default: .noRoute
+        }
+    }
+
     /// One route answer by the table of semantics.md.
     package static func verdict(for answer: RouteAnswer, in snapshot: KernelSnapshot) -> RouteVerdict {
-        guard case .route(let route) = answer else { return .noRoute }
+        let route: RouteEntry
+        switch answer {
+        case .route(let entry): route = entry
+        case .failure(let errno): return .unsatisfied(reason(forRefusal: errno))
+        }
         switch route.type {
-        case .unreachable, .blackhole, .prohibit, .throw:
+        case .unreachable:
+            return .unsatisfied(.unreachableRoute)
+        case .prohibit:
+            return .unsatisfied(.prohibitedRoute)
+        case .blackhole:
+            return .unsatisfied(.blackholeRoute)
+        case .throw:
             return .noRoute
         case .local, .anycast:
             return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil,
@@ -135,7 +164,7 @@ package enum Evaluator {
             }
             if !link.hasCarrier || link.isDormant || route.isLinkDown {
                 verdict.flags = [.reachable, .connectionRequired]
-                verdict.reason = .linkDown
+                verdict.reason = .noCarrier
             } else {
                 verdict.flags = [.reachable]
             }
@@ -158,10 +187,11 @@ package enum Evaluator {
     package static func path(for verdict: RouteVerdict, familyVerdicts: [IPAddress.Family: RouteVerdict],
                      in snapshot: KernelSnapshot, supportsDNS: Bool, preference: [Int: UInt32] = [:],
                      available: [NetworkInterface]? = nil) -> NetworkPath {
-        let status = ReachabilityStatus(flags: verdict.flags)
-        let pathStatus: NetworkPath.Status =
-            status.isReachable ? .satisfied
-            : verdict.flags.contains([.reachable, .connectionRequired]) ? .requiresConnection : .unsatisfied
+        // Never `requiresConnection`: Apple means a path a new connection may activate (a VPN or
+        // cellular on demand), and nothing on Linux brings a carrier back because a socket
+        // connects. A link without carrier keeps `reachable` + `connectionRequired` in the flags,
+        // and its path is unsatisfied with the reason `noCarrier`.
+        let pathStatus: NetworkPath.Status = ReachabilityStatus(flags: verdict.flags).isReachable ? .satisfied : .unsatisfied
         let interface = verdict.interfaceIndex.flatMap { snapshot.links[$0] }.map(InterfaceClassifier.interface(for:))
         func supports(_ family: IPAddress.Family) -> Bool {
             familyVerdicts[family].map { ReachabilityStatus(flags: $0.flags).isReachable } ?? false

@@ -5,8 +5,11 @@ extension ConnectivityReason {
     package static func none(_ reason: NetworkPath.UnsatisfiedReason?) -> String {
         switch reason {
         case .noRoute, nil: noRoute
-        case .linkDown: "link down"
-        case .interfaceDown: "interface down"
+        case .unreachableRoute: "unreachable route"
+        case .prohibitedRoute: "prohibited by route"
+        case .blackholeRoute: "blackhole route"
+        case .noCarrier: "no carrier"
+        case .interfaceDown: "link down"
         case .localAddressUnavailable: "local address unavailable"
         case .requiredInterfaceUnavailable: "required interface unavailable"
         case .nameNotResolved: nameNotResolved

@@ -83,13 +83,20 @@ extension NetworkPath.Status: Codable {
 }
 
 extension NetworkPath.UnsatisfiedReason: Codable {
-    /// Decodes the camelCase word a record's `unsatisfiedReason` holds.
+    /// Every reason, in the order of the enum.
+    package static let allReasons: [Self] = [
+        .noRoute, .unreachableRoute, .prohibitedRoute, .blackholeRoute, .noCarrier, .interfaceDown,
+        .localAddressUnavailable, .requiredInterfaceUnavailable, .nameNotResolved, .noDNSServer, .namespaceUnavailable,
+    ]
+
+    /// Decodes the camelCase word a record's `unsatisfiedReason` holds; `linkDown`, the word for
+    /// `noCarrier` before 0.2.0, too, so records logged by an earlier release still decode.
     public init(from decoder: any Decoder) throws {
-        let all: [Self] = [
-            .noRoute, .linkDown, .interfaceDown, .localAddressUnavailable, .requiredInterfaceUnavailable,
-            .nameNotResolved, .noDNSServer, .namespaceUnavailable,
-        ]
-        self = try decodeCaseName(decoder, among: all, what: "unsatisfied reason")
+        if let legacy = try? decoder.singleValueContainer().decode(String.self), legacy == "linkDown" {
+            self = .noCarrier
+            return
+        }
+        self = try decodeCaseName(decoder, among: Self.allReasons, what: "unsatisfied reason")
     }
 
     /// Encodes the camelCase word.

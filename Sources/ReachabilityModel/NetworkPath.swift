@@ -5,9 +5,13 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     public enum Status: Sendable, Hashable, CustomStringConvertible {
         /// The target is reachable now.
         case satisfied
-        /// No route, or one that leads nowhere.
+        /// No route, one that leads nowhere, or a route over an interface without carrier or
+        /// dormant (a cable out): no packet leaves now.
         case unsatisfied
-        /// A route exists, but its interface must connect first (no carrier, or dormant).
+        /// Apple's "not available now, but a new connection may activate it" (a VPN or cellular
+        /// on demand). Never on Linux: nothing activates a link because a socket connects. A link
+        /// without carrier is `unsatisfied` with the reason `noCarrier` (its flags still say
+        /// `reachable` and `connectionRequired`).
         case requiresConnection
 
         public var description: String {
@@ -21,11 +25,20 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Why a path is not satisfied.
     public enum UnsatisfiedReason: Sendable, Hashable, CustomStringConvertible {
-        /// No route, or the route is `unreachable`, `blackhole`, `prohibit` or `throw`.
+        /// No route (ENETUNREACH), or a `throw` route, which the kernel answers as no route.
         case noRoute
-        /// The route's interface is up but has no carrier, or is dormant.
-        case linkDown
-        /// The route's interface is administratively down.
+        /// The route is of type `unreachable` (the kernel answers EHOSTUNREACH).
+        case unreachableRoute
+        /// The route is of type `prohibit` (the kernel answers EACCES).
+        case prohibitedRoute
+        /// The route is of type `blackhole` (the kernel answers EINVAL).
+        case blackholeRoute
+        /// The route's interface is up but has no carrier (a cable out, a peer down), or is
+        /// dormant (waiting for 802.1X or Wi-Fi association). `reachability --json` printed it as
+        /// `linkDown` before 0.2.0.
+        case noCarrier
+        /// The route's interface is administratively down (`ip link set IF down`; the human
+        /// line's `link down on IF`).
         case interfaceDown
         /// The local address of an address pair is not one of this host's.
         case localAddressUnavailable
@@ -42,7 +55,10 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .noRoute: "noRoute"
-            case .linkDown: "linkDown"
+            case .unreachableRoute: "unreachableRoute"
+            case .prohibitedRoute: "prohibitedRoute"
+            case .blackholeRoute: "blackholeRoute"
+            case .noCarrier: "noCarrier"
             case .interfaceDown: "interfaceDown"
             case .localAddressUnavailable: "localAddressUnavailable"
             case .requiredInterfaceUnavailable: "requiredInterfaceUnavailable"
@@ -51,6 +67,10 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
             case .namespaceUnavailable: "namespaceUnavailable"
             }
         }
+
+        /// The name of ``noCarrier`` before 0.2.0, when it also read as "the interface is down".
+        @available(*, deprecated, renamed: "noCarrier", message: "no carrier is `noCarrier`; an interface set down is `interfaceDown`")
+        public static var linkDown: UnsatisfiedReason { .noCarrier }
     }
 
     /// The fields, in one reference-counted box that copies share until one of them changes (copy
@@ -152,7 +172,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// `status 200 without the expected text`, `status 511` (another status), a TLS failure (`TLS: certificate not
     /// trusted`, `TLS: certificate expired`, `TLS: wrong host name`, `TLS: handshake failed`,
     /// `TLS: timed out`), `no route`, `captive portal API` (the network's API said `captive`), or,
-    /// for `none`, another reason the path is not satisfied (`link down`, `interface down`, ...).
+    /// for `none`, another reason the path is not satisfied (`no carrier`, `link down`, `prohibited by route`, ...).
     /// Nil when `full` or `unknown`, but for `captive portal API failed` (the API, fetched
     /// without a probe, failed: see ``captivePortal``).
     public var connectivityReason: String? {
@@ -197,9 +217,11 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         ))
     }
 
-    /// Whether the path's route uses an interface of `type`.
+    /// Whether an interface of `type` carries the path: the route's interface, while the path is
+    /// satisfied. An unsatisfied path uses no interface, even when its route names one (a cable
+    /// out keeps its routes, but no packet leaves by them), so this is false for every type.
     public func usesInterfaceType(_ type: NetworkInterface.InterfaceType) -> Bool {
-        interface?.type == type
+        status == .satisfied && interface?.type == type
     }
 
     /// One line for a log: `satisfied via eth0 gw 10.0.0.1 flags -R ------d`.

@@ -20,7 +20,10 @@ enum PathWords {
         let on = path.interface.map { " on \($0.name)" } ?? ""
         switch path.unsatisfiedReason {
         case .noRoute?: return "no route"
-        case .linkDown?: return "no carrier" + on
+        case .unreachableRoute?: return "unreachable route"
+        case .prohibitedRoute?: return "prohibited by route"
+        case .blackholeRoute?: return "blackhole route"
+        case .noCarrier?: return "no carrier" + on
         case .interfaceDown?: return "link down" + on
         case .localAddressUnavailable?: return "local address not on this host"
         case .requiredInterfaceUnavailable?: return "required interface unavailable"

@@ -19,6 +19,7 @@ struct Wait: ParsableCommand, VerboseCommand {
             beyond link-local, as networkd's 'routable'), and the family of -4 or -6 has a reachable \
             general path; 1 when the timeout passes first (60 s unless --timeout says otherwise), and \
             2 or 64 for bad input. No TARGET, --interface, -4 or -6 waits for the general path ('*'). \
+            An --interface that does not exist yet is said at once on standard error, and waited for. \
             Waits for the kernel's events, never polls. Prints nothing unless it times out; then one \
             line names each target or interface that kept it waiting, and why.
             """
@@ -80,7 +81,19 @@ struct Wait: ParsableCommand, VerboseCommand {
                                   probing: probeOptions.probe != nil, namespace: namespace)
         let monitors = try session.makeMonitors()
         try monitors.targets.forEach { try probeOptions.configure($0) }
+        noteMissingInterfaces(in: namespace)
         session.run(monitors)
+    }
+
+    /// Says at once, on standard error, which `--interface` names no interface has yet: a typo
+    /// would otherwise wait out its timeout without a word. The wait goes on, since an interface
+    /// may still appear (a container's veth, a USB modem, a VPN's tun).
+    private func noteMissingInterfaces(in namespace: NetworkNamespace) {
+        guard !interfaces.isEmpty, let statuses = try? NetworkInterface.statuses(in: namespace) else { return }
+        var told = Set(statuses.map(\.interface.name))
+        for name in interfaces where told.insert(name).inserted {
+            Failure.printError("no interface \(name) exists yet; waiting for it to appear")
+        }
     }
 
     /// Whether `name` can be a Linux interface name (`dev_valid_name`): 1 to 15 bytes, not `.` or

@@ -54,7 +54,7 @@ final class LinkLocalScopeTests: XCTestCase {
             try assertTarget(try ns.monitor("fe80::1%v0"), in: ns, kernel: .destination("fe80::1", outputDevice: "v0"),
                              is: [.reachable, .isDirect], interface: "v0", gateways: [])
             try assertTarget(try ns.monitor("fe80::1%v1"), in: ns, kernel: .destination("fe80::1", outputDevice: "v1"),
-                             is: [.reachable, .connectionRequired, .isDirect], reason: .linkDown, interface: "v1", gateways: [])
+                             is: [.reachable, .connectionRequired, .isDirect], reason: .noCarrier, interface: "v1", gateways: [])
         }
     }
 
@@ -66,7 +66,7 @@ final class LinkLocalScopeTests: XCTestCase {
             try assertTarget(try ns.monitor("fe80::1%\(v0)"), in: ns, kernel: .destination("fe80::1", outputDevice: "v0"),
                              is: [.reachable, .isDirect], interface: "v0")
             try assertTarget(try ns.monitor("fe80::1%\(v1)"), in: ns, kernel: .destination("fe80::1", outputDevice: "v1"),
-                             is: [.reachable, .connectionRequired, .isDirect], reason: .linkDown, interface: "v1")
+                             is: [.reachable, .connectionRequired, .isDirect], reason: .noCarrier, interface: "v1")
         }
     }
 

@@ -26,6 +26,36 @@ extension CommandOutputTests {
         XCTAssertEqual(result.stdout.split(whereSeparator: \.isWhitespace)[2], "unreachable", result.stdout)
     }
 
+    /// An `unreachable`, `prohibit` or `blackhole` route is told apart from no route, in the human
+    /// line's words and in the JSON's, one word each; a `throw` route reads as no route.
+    func testHumanLineAndJSON_nameTheTypeOfTheRouteThatRefused() throws {
+        let routes = [
+            ("unreachable", "192.0.2.0/24", "192.0.2.1", "unreachable route", "unreachableRoute"),
+            ("prohibit", "198.51.100.0/24", "198.51.100.1", "prohibited by route", "prohibitedRoute"),
+            ("blackhole", "203.0.113.0/24", "203.0.113.1", "blackhole route", "blackholeRoute"),
+            ("throw", "100.64.0.0/24", "100.64.0.1", "no route", "noRoute"),
+        ]
+        for (type, prefix, target, words, word) in routes {
+            try ipInNamespace("route", "add", type, prefix)
+            let human = try reachability(["check", "--netns", namespace, target])
+            XCTAssertEqual(human.status, 1, human.stderr)
+            XCTAssertTrue(human.stdout.hasSuffix("  -  \(words)\n"), "\(type): \(human.stdout)")
+            let json = try reachability(["check", "--json", "--netns", namespace, target])
+            let path = try XCTUnwrap(try parseRecord(json.stdout)["path"] as? [String: Any], json.stdout)
+            XCTAssertEqual(path["status"] as? String, "unsatisfied", json.stdout)
+            XCTAssertEqual(path["unsatisfiedReason"] as? String, word, "\(type): \(json.stdout)")
+        }
+    }
+
+    func testHumanLine_noCarrier_isNoCarrierInTheJSON() throws {
+        try ipInNamespace("link", "set", "v1", "down")
+        let json = try reachability(["check", "--json", "--netns", namespace, "8.8.8.8"])
+        XCTAssertEqual(json.status, 1, json.stderr)
+        let path = try XCTUnwrap(try parseRecord(json.stdout)["path"] as? [String: Any], json.stdout)
+        XCTAssertEqual(path["status"] as? String, "unsatisfied", json.stdout)
+        XCTAssertEqual(path["unsatisfiedReason"] as? String, "noCarrier", json.stdout)
+    }
+
     func testHumanLine_localAddressNotHere_saysSo_andStarIsAnyRemote() throws {
         let elsewhere = try reachability(["check", "--netns", namespace, "--local", "10.9.0.9", "8.8.8.8"])
         XCTAssertEqual(elsewhere.status, 1, elsewhere.stderr)

@@ -124,8 +124,8 @@ final class CommandTests: CommandTestCase {
         XCTAssertEqual(changed["status"] as? String, "notReachable", "first: \(first)\nsecond: \(second)")
         XCTAssertEqual(changed["flags"] as? [String], ["reachable", "connectionRequired"], second)
         let path = try XCTUnwrap(changed["path"] as? [String: Any])
-        XCTAssertEqual(path["status"] as? String, "requiresConnection", second)
-        XCTAssertEqual(path["unsatisfiedReason"] as? String, "linkDown", second)
+        XCTAssertEqual(path["status"] as? String, "unsatisfied", second)
+        XCTAssertEqual(path["unsatisfiedReason"] as? String, "noCarrier", second)
 
         let status = try XCTUnwrap(watch.waitForExit(before: .now() + Self.deadline), "--count 2 ends the watch")
         XCTAssertEqual(status, 0)

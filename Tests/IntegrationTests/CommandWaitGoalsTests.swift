@@ -17,9 +17,30 @@ extension CommandWaitTests {
         let result = try reachability(["wait", "--netns", namespace, "--timeout", "0.5",
                                        "--interface", "v0", "--interface", "v1", "--interface", "nope", "--interface", "lo"])
         XCTAssertEqual(result.status, 1, "stderr: \(result.stderr)")
-        XCTAssertEqual(result.stderr, "reachability: timed out after 0.5 s: interface v1 not routable (no address); "
+        XCTAssertEqual(result.stderr, "reachability: no interface nope exists yet; waiting for it to appear\n"
+                       + "reachability: timed out after 0.5 s: interface v1 not routable (no address); "
                        + "interface nope not routable (no such interface); "
                        + "interface lo not routable (a loopback interface carries nothing off the host)\n")
+    }
+
+    /// A name no interface has (a typo, or one yet to come) is said at once, and waited for.
+    func testWait_interfaceThatDoesNotExist_saysSoAtOnce_andKeepsWaitingUntilItAppears() throws {
+        let wait = try startReachability(["wait", "--netns", namespace, "--timeout", "120", "--interface", "eth9"])
+        defer { wait.terminateIfRunning() }
+
+        // Then: one line on standard error at once, long before the timeout, and the wait goes on.
+        XCTAssertEqual(wait.stderr.nextLine(before: .now() + 10),
+                       "reachability: no interface eth9 exists yet; waiting for it to appear")
+        XCTAssertNil(wait.waitForExit(before: .now()), "it keeps waiting: the interface may appear")
+
+        // When: it appears, with carrier and an address
+        try ipInNamespace("link", "add", "eth9", "type", "veth", "peer", "name", "eth9p")
+        try ipInNamespace("addr", "add", "10.9.9.1/24", "dev", "eth9")
+        try ipInNamespace("link", "set", "eth9p", "up")
+        try ipInNamespace("link", "set", "eth9", "up")
+
+        // Then: it ends with 0
+        XCTAssertEqual(wait.waitForExit(before: .now() + Self.deadline), 0)
     }
 
     func testWait_interface_whenItGetsCarrierAndAnAddress_exitsZero() throws {

@@ -4,8 +4,8 @@ import XCTest
 
 /// Issue 31: `Clients/PathReporter.swift`, written as Apple documents the iOS and macOS 26 SDK's
 /// members, builds against ReachabilityCompat unchanged and follows a namespace: satisfied with
-/// the gateway's address, unsatisfied with `.notAvailable` when the default route goes or the link
-/// goes down, satisfied again.
+/// the gateway's address, unsatisfied with `.notAvailable` when the default route goes, the cable
+/// is out or the link goes down, satisfied again.
 final class CompatAppleClientTests: XCTestCase {
     func testAppleClient_followsRouteAndLink_satisfiedUnsatisfiedSatisfied() throws {
         try withCompatNamespace { namespace in
@@ -26,6 +26,14 @@ final class CompatAppleClientTests: XCTestCase {
             reporter.reports.wait(until: "unsatisfied without a route") { $0.last == unsatisfied }
             try namespace.ip("route", "add", "default", "via", "10.9.0.2")
             reporter.reports.wait(until: "satisfied again") { $0.last == satisfied }
+
+            // When the cable is out (the peer goes down: no carrier): unsatisfied, as Apple's code
+            // that shows "offline" on `.unsatisfied` expects, with no interface in use; the
+            // route and its gateway stay. When the carrier is back: satisfied
+            try namespace.setCarrier(false)
+            reporter.reports.wait(until: "unsatisfied without carrier") { $0.last == PathReport(status: "unsatisfied", gateways: ["10.9.0.2"]) }
+            try namespace.setCarrier(true)
+            reporter.reports.wait(until: "satisfied with the carrier back") { $0.last == satisfied }
 
             // When the link goes down: unsatisfied; up with its route again: satisfied
             try namespace.ip("link", "set", "v0", "down")

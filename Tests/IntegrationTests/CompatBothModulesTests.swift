@@ -51,8 +51,9 @@ final class CompatBothModulesTests: XCTestCase {
         XCTAssertNil(satisfied.localEndpoint)
         XCTAssertNil(satisfied.remoteEndpoint)
         XCTAssertFalse(satisfied.isUltraConstrained)
-        for reason in [NetworkPath.UnsatisfiedReason.noRoute, .linkDown, .interfaceDown, .localAddressUnavailable,
-                       .requiredInterfaceUnavailable, .nameNotResolved, .noDNSServer, .namespaceUnavailable] {
+        for reason in [NetworkPath.UnsatisfiedReason.noRoute, .unreachableRoute, .prohibitedRoute, .blackholeRoute, .noCarrier,
+                       .interfaceDown, .localAddressUnavailable, .requiredInterfaceUnavailable, .nameNotResolved,
+                       .noDNSServer, .namespaceUnavailable] {
             let unsatisfied = NWPath(path(.unsatisfied, reason: reason, via: nil, available: []))
             XCTAssertEqual(unsatisfied.status, .unsatisfied)
             XCTAssertEqual(unsatisfied.unsatisfiedReason, .notAvailable, "\(reason)")
@@ -78,5 +79,16 @@ final class CompatBothModulesTests: XCTestCase {
         XCTAssertEqual(NWInterface(eth0), NWInterface(slower))
         XCTAssertEqual(NWInterface(eth0).debugDescription, "eth0")
         XCTAssertEqual(NWInterface(wlan0).type, .wifi)
+    }
+
+    /// Code written when `pathMonitor` was a `PathMonitor` compiles and runs as it is on a monitor
+    /// made by Apple's initialisers; `monitor` is the same object.
+    func testPathMonitor_ofAnApplesInitialiser_readsAsBefore() {
+        let monitor = NWPathMonitor()
+        let pathMonitor: PathMonitor = monitor.pathMonitor
+        XCTAssertNil(monitor.pathMonitor.setupError)
+        XCTAssertTrue(monitor.monitor === pathMonitor)
+        let wrapped = NWPathMonitor(pathMonitor)
+        XCTAssertTrue(wrapped.pathMonitor === pathMonitor)
     }
 }

@@ -255,8 +255,10 @@ final class CompatTests: XCTestCase {
             XCTAssertNotNil(interface)
 
             try namespace.setCarrier(false)
-            wait(for: [paths.expectation("requires connection") { $0.last?.status == .requiresConnection }], timeout: timeout)
-            XCTAssertEqual(monitor.currentPath.status, .requiresConnection)
+            wait(for: [paths.expectation("no carrier") { $0.last?.networkPath.unsatisfiedReason == .noCarrier }], timeout: timeout)
+            XCTAssertEqual(monitor.currentPath.status, .unsatisfied)
+            XCTAssertEqual(monitor.currentPath.unsatisfiedReason, .notAvailable)
+            XCTAssertFalse(monitor.currentPath.usesInterfaceType(.wiredEthernet), "no interface carries a cable-out path")
         }
     }
 }

@@ -31,12 +31,12 @@ final class HostNameResolutionTests: XCTestCase {
         }
     }
 
-    func testNameOfAnAddressUnderAnUnreachableRoute_hasNoFlags_noRoute() throws {
+    func testNameOfAnAddressUnderAnUnreachableRoute_hasNoFlags_unreachableRoute() throws {
         // Given a name of an address that `unreachable 10.30.0.0/16` covers
         try withDNSLAN(serving: [DNSRecord("refused.nrx.test", LAN.refused)]) { bed in
             // Then it resolves, but has no flags; the reason is the route, not the name
             try assertHost("refused.nrx.test", in: bed, resolvesTo: [LAN.refused], winner: LAN.refused,
-                           is: [], reason: .noRoute)
+                           is: [], reason: .unreachableRoute)
         }
     }
 

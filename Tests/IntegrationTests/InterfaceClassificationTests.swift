@@ -199,7 +199,7 @@ final class InterfaceClassificationTests: XCTestCase {
             // When the modem loses carrier: connection required, still WWAN
             try ns.ip("link", "set", "p-wwan0", "down")
             flags.wait(forLast: [.reachable, .connectionRequired, .isWWAN, .transientConnection])
-            XCTAssertEqual(watch.wait(until: "the path requires a connection") { $0.status == .requiresConnection }?.reachabilityStatus,
+            XCTAssertEqual(watch.wait(until: "the path has no carrier") { $0.unsatisfiedReason == .noCarrier }?.reachabilityStatus,
                            .notReachable)
         }
     }

@@ -113,13 +113,13 @@ final class KernelEventTests: XCTestCase {
             paths.wait(until: "the first path arrived") { !$0.isEmpty }
             // When the carrier drops
             try ns.ip("link", "set", "v0p", "down")
-            paths.wait(until: "the path requires a connection") { $0.last?.status == .requiresConnection }
-            delegate.paths.wait(until: "the delegate heard it too") { $0.last?.status == .requiresConnection }
+            paths.wait(until: "the path has no carrier") { $0.last?.unsatisfiedReason == .noCarrier }
+            delegate.paths.wait(until: "the delegate heard it too") { $0.last?.unsatisfiedReason == .noCarrier }
             settle(monitor, queue)
-            // Then both saw: satisfied, then requiresConnection because the link is down, and never the same path twice in a row
+            // Then both saw: satisfied, then unsatisfied because the link lost its carrier, and never the same path twice in a row
             for (who, seen) in [("pathUpdateHandler", paths.all), ("delegate", delegate.paths.all)] {
                 XCTAssertEqual(seen.first?.status, .satisfied, "\(who): \(seen)")
-                XCTAssertEqual(seen.last?.unsatisfiedReason, .linkDown, "\(who): \(seen)")
+                XCTAssertEqual(seen.last?.unsatisfiedReason, .noCarrier, "\(who): \(seen)")
                 XCTAssertEqual(seen.last?.flags, [.reachable, .connectionRequired], "\(who): \(seen)")
                 XCTAssertEqual(seen.last?.interface?.name, "v0", "\(who): \(seen)")
                 XCTAssertNil(firstRepeat(in: seen), "\(who) got the same path twice in a row: \(seen)")
@@ -145,13 +145,13 @@ final class KernelEventTests: XCTestCase {
             }
             paths.wait(until: "the current path arrived") { $0.first?.status == .satisfied }
             try ns.ip("link", "set", "v0p", "down")
-            paths.wait(until: "the path requires a connection") { $0.last?.status == .requiresConnection }
+            paths.wait(until: "the path has no carrier") { $0.last?.unsatisfiedReason == .noCarrier }
             iteration.cancel()
             XCTAssertEqual(finished.wait(timeout: .now() + integrationTimeout), .success, "cancelling the task ends the iteration")
             // Then
             XCTAssertEqual(paths.all.first?.flags, [.reachable, .isDirect], "\(paths.all)")
             XCTAssertEqual(paths.all.last?.flags, [.reachable, .connectionRequired, .isDirect], "\(paths.all)")
-            XCTAssertEqual(paths.all.last?.unsatisfiedReason, .linkDown, "\(paths.all)")
+            XCTAssertEqual(paths.all.last?.unsatisfiedReason, .noCarrier, "\(paths.all)")
             XCTAssertNil(firstRepeat(in: paths.all), "the same path twice in a row: \(paths.all)")
         }
     }

@@ -20,7 +20,7 @@ final class LinkQualityTests: XCTestCase {
             XCTAssertEqual(watched.last?.interface?.linkQuality, .good)
 
             try ns.ip("link", "set", "v0p", "down")
-            watched.wait(until: "unknown without carrier") { $0.status == .requiresConnection && $0.linkQuality == .unknown }
+            watched.wait(until: "unknown without carrier") { $0.unsatisfiedReason == .noCarrier && $0.linkQuality == .unknown }
             try ns.ip("link", "set", "v0p", "up")
             watched.wait(until: "good again") { $0.status == .satisfied && $0.linkQuality == .good }
         }

@@ -21,8 +21,8 @@ final class LinkStateTests: XCTestCase {
         }
     }
 
-    func testPeerDown_noCarrier_requiresConnection_IPv4() throws { try noCarrier(.ipv4) }
-    func testPeerDown_noCarrier_requiresConnection_IPv6() throws { try noCarrier(.ipv6) }
+    func testPeerDown_noCarrier_isUnsatisfied_IPv4() throws { try noCarrier(.ipv4) }
+    func testPeerDown_noCarrier_isUnsatisfied_IPv6() throws { try noCarrier(.ipv6) }
 
     private func noCarrier(_ plan: AddressPlan, function: String = #function) throws {
         try withNamespace(function) { ns in
@@ -32,14 +32,14 @@ final class LinkStateTests: XCTestCase {
             try ns.waitForLink("v0", carrier: false)
             // Then a target behind a gateway and an on-link one need a connection
             try assertTarget(try ns.monitor(plan.remote), in: ns, kernel: .destination(plan.remote),
-                             is: [.reachable, .connectionRequired], reason: .linkDown, interface: "v0", gateways: [plan.gateway])
+                             is: [.reachable, .connectionRequired], reason: .noCarrier, interface: "v0", gateways: [plan.gateway])
             try assertTarget(try ns.monitor(plan.onLink), in: ns, kernel: .destination(plan.onLink),
-                             is: [.reachable, .connectionRequired, .isDirect], reason: .linkDown, interface: "v0", gateways: [])
+                             is: [.reachable, .connectionRequired, .isDirect], reason: .noCarrier, interface: "v0", gateways: [])
         }
     }
 
-    func testDormantOperstate_requiresConnection_IPv4() throws { try dormant(.ipv4) }
-    func testDormantOperstate_requiresConnection_IPv6() throws { try dormant(.ipv6) }
+    func testDormantOperstate_isUnsatisfied_IPv4() throws { try dormant(.ipv4) }
+    func testDormantOperstate_isUnsatisfied_IPv6() throws { try dormant(.ipv6) }
 
     private func dormant(_ plan: AddressPlan, function: String = #function) throws {
         try withNamespace(function) { ns in
@@ -52,9 +52,9 @@ final class LinkStateTests: XCTestCase {
             try ns.ip(plan.family, "route", "add", plan.remoteNet, "via", plan.gateway, "dev", "v0")
             // Then targets over it need a connection
             try assertTarget(try ns.monitor(plan.remote), in: ns, kernel: .destination(plan.remote),
-                             is: [.reachable, .connectionRequired], reason: .linkDown, interface: "v0", gateways: [plan.gateway])
+                             is: [.reachable, .connectionRequired], reason: .noCarrier, interface: "v0", gateways: [plan.gateway])
             try assertTarget(try ns.monitor(plan.onLink), in: ns, kernel: .destination(plan.onLink),
-                             is: [.reachable, .connectionRequired, .isDirect], reason: .linkDown, interface: "v0")
+                             is: [.reachable, .connectionRequired, .isDirect], reason: .noCarrier, interface: "v0")
         }
     }
 }

@@ -101,9 +101,9 @@ final class PathInterfaceFilterTests: XCTestCase {
             defer { watch.stop() }
 
             // Without a process holding it the tun has no carrier: a route, but a connection is required
-            let waiting = watch.wait(until: "the path requires a connection over t0") { $0.status == .requiresConnection }
+            let waiting = watch.wait(until: "the path has no carrier over t0") { $0.unsatisfiedReason == .noCarrier }
             XCTAssertEqual(waiting?.interface?.name, "t0", "\(String(describing: waiting))")
-            XCTAssertEqual(waiting?.unsatisfiedReason, .linkDown, "\(String(describing: waiting))")
+            XCTAssertEqual(waiting?.unsatisfiedReason, .noCarrier, "\(String(describing: waiting))")
             XCTAssertEqual(waiting?.flags, [.reachable, .connectionRequired, .transientConnection, .isDirect])
             XCTAssertEqual(try restrictedLookup(ns, "t0").flags, [.reachable, .connectionRequired, .transientConnection, .isDirect])
 
@@ -114,7 +114,7 @@ final class PathInterfaceFilterTests: XCTestCase {
 
             // When it closes it, a connection is required again
             holder.stop()
-            let again = watch.wait(until: "the path requires a connection again") { $0.status == .requiresConnection }
+            let again = watch.wait(until: "the path has no carrier again") { $0.unsatisfiedReason == .noCarrier }
             XCTAssertEqual(again?.interface?.name, "t0", "\(String(describing: again))")
         }
     }

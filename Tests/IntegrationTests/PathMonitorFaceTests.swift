@@ -63,7 +63,7 @@ final class PathMonitorFaceTests: XCTestCase {
             XCTAssertEqual(paths.all.first?.interface?.name, "v0", "\(paths.all)")
 
             try setCarrier(false, ns)
-            paths.wait(until: "the path requires a connection") { $0.last?.status == .requiresConnection }
+            paths.wait(until: "the path has no carrier") { $0.last?.unsatisfiedReason == .noCarrier }
             try setCarrier(true, ns)
             paths.wait(until: "the path is satisfied again") { $0.count >= 3 && $0.last?.status == .satisfied }
             XCTAssertNil(firstRepeat(in: paths.all), "the same path twice in a row: \(paths.all)")
@@ -114,7 +114,7 @@ final class PathMonitorFaceTests: XCTestCase {
             // And a kernel event afterwards reaches nobody: a new monitor still works, the old count stays
             let seen = count.load(ordering: .relaxed)
             try setCarrier(false, ns)
-            XCTAssertEqual(try ns.generalMonitor().currentPath.status, .requiresConnection)
+            XCTAssertEqual(try ns.generalMonitor().currentPath.status, .unsatisfied)
             XCTAssertEqual(count.load(ordering: .relaxed), seen)
         }
     }
@@ -161,8 +161,8 @@ final class PathMonitorFaceTests: XCTestCase {
             defer { second.cancel() }
             again.wait(forCount: 1)
             try setCarrier(false, ns)
-            again.wait(until: "the second iteration sees the change") { $0.last?.status == .requiresConnection }
-            watch.wait(until: "the handler sees it too") { $0.status == .requiresConnection }
+            again.wait(until: "the second iteration sees the change") { $0.last?.unsatisfiedReason == .noCarrier }
+            watch.wait(until: "the handler sees it too") { $0.unsatisfiedReason == .noCarrier }
         }
     }
 
@@ -186,7 +186,7 @@ final class PathMonitorFaceTests: XCTestCase {
             wait(for: [firstEnded], timeout: integrationTimeout)
 
             try setCarrier(false, ns)
-            second.wait(until: "the second iteration still follows") { $0.last?.status == .requiresConnection }
+            second.wait(until: "the second iteration still follows") { $0.last?.unsatisfiedReason == .noCarrier }
             monitor.cancel()
         }
     }
@@ -209,7 +209,7 @@ final class PathMonitorFaceTests: XCTestCase {
             XCTAssertEqual(delegate.paths.all.first?.1.status, .satisfied)
 
             try setCarrier(false, ns)
-            delegate.paths.wait(until: "the delegate heard the carrier loss") { $0.last?.1.status == .requiresConnection }
+            delegate.paths.wait(until: "the delegate heard the carrier loss") { $0.last?.1.unsatisfiedReason == .noCarrier }
             settle(monitor, queue)
             XCTAssertEqual(delegate.paths.all.map(\.2), Array(repeating: "the monitor's queue", count: delegate.paths.count))
         }
@@ -232,7 +232,7 @@ final class PathMonitorFaceTests: XCTestCase {
             let watch = WatchedMonitor(watchMonitor)
             defer { watch.stop() }
             try setCarrier(false, ns)
-            watch.wait(until: "the handler still runs") { $0.status == .requiresConnection }
+            watch.wait(until: "the handler still runs") { $0.unsatisfiedReason == .noCarrier }
         }
     }
 
@@ -263,8 +263,8 @@ final class PathMonitorFaceTests: XCTestCase {
                         reads.add(1, ordering: .relaxed)
                         // A torn or mixed path would break these invariants of every path this topology has
                         let consistent = (path.status == .satisfied && path.flags == [.reachable] && path.unsatisfiedReason == nil)
-                            || (path.status == .requiresConnection && path.flags == [.reachable, .connectionRequired]
-                                && path.unsatisfiedReason == .linkDown)
+                            || (path.status == .unsatisfied && path.flags == [.reachable, .connectionRequired]
+                                && path.unsatisfiedReason == .noCarrier)
                         if !consistent || path.interface?.name != "v0" || path.gateways.map(\.addressString) != [gateway] {
                             inconsistent.withLock { $0.append("\(path)") }
                         }
@@ -279,7 +279,7 @@ final class PathMonitorFaceTests: XCTestCase {
             // While they read, flap the carrier, each step awaited in the kernel and in the scheduled monitor
             for _ in 0..<10 {
                 try setCarrier(false, ns)
-                scheduled.wait(until: "the scheduled monitor saw the carrier go") { $0.status == .requiresConnection }
+                scheduled.wait(until: "the scheduled monitor saw the carrier go") { $0.unsatisfiedReason == .noCarrier }
                 try setCarrier(true, ns)
                 scheduled.wait(until: "the scheduled monitor saw it come back") { $0.status == .satisfied }
             }

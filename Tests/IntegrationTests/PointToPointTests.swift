@@ -25,10 +25,10 @@ final class PointToPointTests: XCTestCase {
             try ns.waitForLink("t0", carrier: false)
             // Then
             try assertTarget(try ns.monitor(plan.inNet(41)), in: ns, kernel: .destination(plan.inNet(41)),
-                             is: [.reachable, .connectionRequired, .transientConnection, .isDirect], reason: .linkDown,
+                             is: [.reachable, .connectionRequired, .transientConnection, .isDirect], reason: .noCarrier,
                              interface: "t0", interfaceType: .other, gateways: [])
             try assertTarget(try ns.monitor(plan.inNet(42)), in: ns, kernel: .destination(plan.inNet(42)),
-                             is: [.reachable, .connectionRequired, .transientConnection], reason: .linkDown,
+                             is: [.reachable, .connectionRequired, .transientConnection], reason: .noCarrier,
                              interface: "t0", gateways: [tunAddresses(plan).peer])
         }
     }

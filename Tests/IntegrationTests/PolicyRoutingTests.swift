@@ -34,8 +34,8 @@ final class PolicyRoutingTests: XCTestCase {
             // When a rule ahead of main sends net(61) to table 100, where it is unreachable
             try ns.ip(plan.family, "route", "add", "unreachable", plan.net(61), "table", "100")
             try ns.ip(plan.family, "rule", "add", "to", plan.net(61), "table", "100")
-            // Then it has no flags
-            try assertTarget(monitor, in: ns, kernel: .destination(plan.inNet(61)), is: [], reason: .noRoute)
+            // Then it has no flags, and the reason names the route's type
+            try assertTarget(monitor, in: ns, kernel: .destination(plan.inNet(61)), is: [], reason: .unreachableRoute)
         }
     }
 

@@ -70,19 +70,21 @@ final class RouteSemanticsTests: XCTestCase {
 }
 
 /// semantics.md: `unreachable`, `blackhole`, `prohibit` and `throw` routes give no flags, even where
-/// a default route would otherwise carry the packet.
+/// a default route would otherwise carry the packet; the reason names the route's type, but for
+/// `throw`, which the kernel answers as no route.
 final class RefusingRouteTests: XCTestCase {
-    func testUnreachableRoute_hasNoFlags_IPv4() throws { try refusing("unreachable", .ipv4) }
-    func testUnreachableRoute_hasNoFlags_IPv6() throws { try refusing("unreachable", .ipv6) }
-    func testBlackholeRoute_hasNoFlags_IPv4() throws { try refusing("blackhole", .ipv4) }
-    func testBlackholeRoute_hasNoFlags_IPv6() throws { try refusing("blackhole", .ipv6) }
-    func testProhibitRoute_hasNoFlags_IPv4() throws { try refusing("prohibit", .ipv4) }
-    func testProhibitRoute_hasNoFlags_IPv6() throws { try refusing("prohibit", .ipv6) }
+    func testUnreachableRoute_hasNoFlags_unreachableRoute_IPv4() throws { try refusing("unreachable", .ipv4, .unreachableRoute) }
+    func testUnreachableRoute_hasNoFlags_unreachableRoute_IPv6() throws { try refusing("unreachable", .ipv6, .unreachableRoute) }
+    func testBlackholeRoute_hasNoFlags_blackholeRoute_IPv4() throws { try refusing("blackhole", .ipv4, .blackholeRoute) }
+    func testBlackholeRoute_hasNoFlags_blackholeRoute_IPv6() throws { try refusing("blackhole", .ipv6, .blackholeRoute) }
+    func testProhibitRoute_hasNoFlags_prohibitedRoute_IPv4() throws { try refusing("prohibit", .ipv4, .prohibitedRoute) }
+    func testProhibitRoute_hasNoFlags_prohibitedRoute_IPv6() throws { try refusing("prohibit", .ipv6, .prohibitedRoute) }
     /// A `throw` route in the main table ends the lookup there; the default table is empty.
-    func testThrowRoute_hasNoFlags_IPv4() throws { try refusing("throw", .ipv4) }
-    func testThrowRoute_hasNoFlags_IPv6() throws { try refusing("throw", .ipv6) }
+    func testThrowRoute_hasNoFlags_noRoute_IPv4() throws { try refusing("throw", .ipv4, .noRoute) }
+    func testThrowRoute_hasNoFlags_noRoute_IPv6() throws { try refusing("throw", .ipv6, .noRoute) }
 
-    private func refusing(_ type: String, _ plan: AddressPlan, function: String = #function) throws {
+    private func refusing(_ type: String, _ plan: AddressPlan, _ reason: NetworkPath.UnsatisfiedReason,
+                          function: String = #function) throws {
         try withNamespace(function) { ns in
             // Given a LAN with a working default route
             try ns.addLAN(plan, remoteRoute: false)
@@ -92,8 +94,8 @@ final class RefusingRouteTests: XCTestCase {
             // When a more specific route of this type covers the target
             try ns.ip(plan.family, "route", "add", type, plan.net(71))
             let monitor = try ns.monitor(plan.inNet(71))
-            // Then it has no flags
-            try assertTarget(monitor, in: ns, kernel: .destination(plan.inNet(71)), is: [], reason: .noRoute)
+            // Then it has no flags, and the reason says which route refused
+            try assertTarget(monitor, in: ns, kernel: .destination(plan.inNet(71)), is: [], reason: reason)
         }
     }
 }

@@ -47,12 +47,12 @@ final class ZeroAddressTests: XCTestCase {
         try withNamespace(function) { ns in
             try ns.addLAN(plan)
             try ns.ip(plan.family, "route", "add", "unreachable", "default")
-            try assertTarget(try ns.monitor(plan.zero), in: ns, kernel: .zero(plan), is: [], reason: .noRoute)
+            try assertTarget(try ns.monitor(plan.zero), in: ns, kernel: .zero(plan), is: [], reason: .unreachableRoute)
         }
     }
 
-    func testZeroAddress_withDefaultOverLinkWithoutCarrier_requiresConnection_IPv4() throws { try defaultWithoutCarrier(.ipv4) }
-    func testZeroAddress_withDefaultOverLinkWithoutCarrier_requiresConnection_IPv6() throws { try defaultWithoutCarrier(.ipv6) }
+    func testZeroAddress_withDefaultOverLinkWithoutCarrier_isUnsatisfied_IPv4() throws { try defaultWithoutCarrier(.ipv4) }
+    func testZeroAddress_withDefaultOverLinkWithoutCarrier_isUnsatisfied_IPv6() throws { try defaultWithoutCarrier(.ipv6) }
 
     private func defaultWithoutCarrier(_ plan: AddressPlan, function: String = #function) throws {
         try withNamespace(function) { ns in
@@ -61,7 +61,7 @@ final class ZeroAddressTests: XCTestCase {
             try ns.ip("link", "set", "v0p", "down")
             try ns.waitForLink("v0", carrier: false)
             try assertTarget(try ns.monitor(plan.zero), in: ns, kernel: .zero(plan), is: [.reachable, .connectionRequired],
-                             reason: .linkDown, interface: "v0", gateways: [plan.gateway])
+                             reason: .noCarrier, interface: "v0", gateways: [plan.gateway])
         }
     }
 
@@ -132,7 +132,7 @@ final class GeneralPathTests: XCTestCase {
         }
     }
 
-    func testGeneralPath_withOnlyADefaultWithoutCarrier_requiresConnection() throws {
+    func testGeneralPath_withOnlyADefaultWithoutCarrier_isUnsatisfied() throws {
         try withNamespace { ns in
             let plan = AddressPlan.ipv4
             try ns.addLAN(plan, remoteRoute: false)
@@ -140,7 +140,7 @@ final class GeneralPathTests: XCTestCase {
             try ns.ip("link", "set", "v0p", "down")
             try ns.waitForLink("v0", carrier: false)
             try assertTarget(try ns.generalMonitor(), in: ns, kernel: .general, is: [.reachable, .connectionRequired],
-                             reason: .linkDown, interface: "v0", gateways: [plan.gateway])
+                             reason: .noCarrier, interface: "v0", gateways: [plan.gateway])
         }
     }
 

@@ -27,7 +27,7 @@ final class FakePathMonitorTests: XCTestCase {
         await fulfillment(of: [done], timeout: Self.timeout)
 
         // Then
-        XCTAssertEqual(statuses.withLock { $0 }, [.unsatisfied, .requiresConnection, .satisfied])
+        XCTAssertEqual(statuses.withLock { $0 }, [.unsatisfied, .unsatisfied, .satisfied])
         XCTAssertEqual(flags.withLock { $0 }, [[], [.reachable, .connectionRequired], [.reachable, .isWWAN]])
         XCTAssertEqual(monitor.currentPath.reachabilityStatus, .reachableViaWWAN)
         XCTAssertEqual(monitor.currentPath.interface, .fakeCellular)

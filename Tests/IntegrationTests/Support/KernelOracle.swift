@@ -143,10 +143,9 @@ extension Namespace {
     }
 }
 
-/// The path status that semantics.md gives for `flags`.
+/// The path status that semantics.md gives for `flags`: never `requiresConnection` on Linux.
 func expectedStatus(for flags: ReachabilityFlags) -> NetworkPath.Status {
-    if ReachabilityStatus(flags: flags).isReachable { return .satisfied }
-    return flags.contains([.reachable, .connectionRequired]) ? .requiresConnection : .unsatisfied
+    ReachabilityStatus(flags: flags).isReachable ? .satisfied : .unsatisfied
 }
 
 /// Checks one row of semantics.md three ways: the kernel's own answer (`ip`), `flags()`, and

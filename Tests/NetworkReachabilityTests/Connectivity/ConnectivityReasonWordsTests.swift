@@ -19,7 +19,8 @@ final class ConnectivityReasonWordsTests: XCTestCase {
         XCTAssertEqual(ProbeFailure.failed("socket: EMFILE").reason, "socket: EMFILE", "told as it is")
         XCTAssertEqual(ProbeFailure.timedOut("connect to 192.0.2.1: timed out").reason, "timed out")
         XCTAssertEqual(ConnectivityReason.none(nil), "no route")
-        XCTAssertEqual(ConnectivityReason.none(.linkDown), "link down")
+        XCTAssertEqual(ConnectivityReason.none(.noCarrier), "no carrier")
+        XCTAssertEqual(ConnectivityReason.none(.interfaceDown), "link down", "the human line's words: link down is an interface set down")
     }
 
     func testReason_isPartOfThePathsValue_andItsJSON() throws {

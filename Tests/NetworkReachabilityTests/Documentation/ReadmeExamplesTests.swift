@@ -35,9 +35,12 @@ final class ReadmeExamplesTests: XCTestCase {
         "Tests/NetworkReachabilityTests/Documentation/ReadmeSnippets.swift",
         "Tests/NetworkReachabilityTests/Documentation/ArticleSnippets.swift",
         "Tests/ServiceTests/ReadmeFakeExampleTests.swift",
+        "Tests/ServiceTests/AppleStyleFakeExampleTests.swift",
         "Examples/sc-monitor/ReachabilityMonitor.swift",
         "Examples/af-manager/main.swift",
         "Examples/nw-monitor/main.swift",
+        "Examples/nw-shared/Package.swift",
+        "Examples/nw-shared/Sources/nw-shared/main.swift",
     ]
 
     /// README.md and every article of the catalog, by path.

@@ -44,10 +44,10 @@ final class EvaluatorPathTests: XCTestCase {
         let target = MonitorTarget.address(F.ip("2001:db8::1"))
         let cases: [(RouteAnswer, NetworkPath.Status, NetworkPath.UnsatisfiedReason?)] = [
             (F.route(dev: 2), .satisfied, nil),
-            (F.route(dev: 3), .requiresConnection, .linkDown),
+            (F.route(dev: 3), .unsatisfied, .noCarrier),
             (F.route(dev: 4), .unsatisfied, .interfaceDown),
             (.failure(errno: ENETUNREACH), .unsatisfied, .noRoute),
-            (F.route(.blackhole, dev: nil), .unsatisfied, .noRoute),
+            (F.route(.blackhole, dev: nil), .unsatisfied, .blackholeRoute),
         ]
         for (answer, status, reason) in cases {
             let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
@@ -60,14 +60,19 @@ final class EvaluatorPathTests: XCTestCase {
         }
     }
 
-    func testEvaluate_requiresConnection_keepsInterfaceAndGateway() {
+    func testEvaluate_withoutCarrier_isUnsatisfied_keepsInterfaceAndGateway_usesNoInterfaceType() {
         let snapshot = F.snapshot([F.link(2, "eth0", operstate: .lowerLayerDown)], addresses: [(2, "10.0.0.2")])
         let target = MonitorTarget.address(F.ip("192.0.2.1"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
                                       answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: snapshot, supportsDNS: true)
-        XCTAssertEqual(path.status, .requiresConnection)
+        XCTAssertEqual(path.status, .unsatisfied)
+        XCTAssertEqual(path.unsatisfiedReason, .noCarrier)
+        XCTAssertEqual(path.flags, [.reachable, .connectionRequired])
         XCTAssertEqual(path.reachabilityStatus, .notReachable)
         XCTAssertEqual(path.interface?.name, "eth0")
+        for type in NetworkInterface.InterfaceType.allCases {
+            XCTAssertFalse(path.usesInterfaceType(type), "no interface carries an unsatisfied path: \(type)")
+        }
         XCTAssertEqual(path.gateways.map(\.addressString), ["10.0.0.1"])
         XCTAssertEqual(path.availableInterfaces, [], "a link without carrier is not available")
         XCTAssertFalse(path.supportsIPv4)
@@ -112,7 +117,7 @@ final class EvaluatorPathTests: XCTestCase {
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: EvaluatorTests.snapshotWithEth0),
                                       answers: [.failure(errno: EHOSTUNREACH)], in: EvaluatorTests.snapshotWithEth0, supportsDNS: true)
         XCTAssertEqual(path.flags, [])
-        XCTAssertEqual(path.unsatisfiedReason, .noRoute)
+        XCTAssertEqual(path.unsatisfiedReason, .unreachableRoute)
     }
 
     // MARK: - The general path: the better family wins
@@ -155,21 +160,38 @@ final class EvaluatorPathTests: XCTestCase {
 
     func testGeneralPath_connectionRequiredBeatsNothing() {
         let path = generalPath(.failure(errno: ENETUNREACH), F.route(dev: 3, via: ["fe80::1"], prefixLength: 0), in: Self.twoLinks)
-        XCTAssertEqual(path.status, .requiresConnection)
-        XCTAssertEqual(path.unsatisfiedReason, .linkDown)
+        XCTAssertEqual(path.status, .unsatisfied)
+        XCTAssertEqual(path.unsatisfiedReason, .noCarrier)
         XCTAssertEqual(path.flags, [.reachable, .connectionRequired])
         XCTAssertFalse(path.supportsIPv4)
         XCTAssertFalse(path.supportsIPv6)
     }
 
     func testGeneralPath_neitherWorks_isNoRoute() {
-        let path = generalPath(.failure(errno: ENETUNREACH), .failure(errno: EHOSTUNREACH), in: Self.twoLinks)
+        let path = generalPath(.failure(errno: ENETUNREACH), .failure(errno: ENETUNREACH), in: Self.twoLinks)
         XCTAssertEqual(path.status, .unsatisfied)
         XCTAssertEqual(path.unsatisfiedReason, .noRoute)
         XCTAssertEqual(path.flags, [])
         XCTAssertNil(path.interface)
-        XCTAssertEqual(path.gateways.map(\.addressString), [])
         XCTAssertEqual(path.availableInterfaces.map(\.name), ["eth0"], "available interfaces do not depend on the route")
+    }
+
+    /// A family whose route refused says more than one with no route at all, whichever family it is.
+    func testGeneralPath_neitherWorks_theRouteThatRefusedNamesTheReason() {
+        let cases: [(RouteAnswer, RouteAnswer, NetworkPath.UnsatisfiedReason)] = [
+            (.failure(errno: ENETUNREACH), .failure(errno: EHOSTUNREACH), .unreachableRoute),
+            (.failure(errno: EACCES), .failure(errno: ENETUNREACH), .prohibitedRoute),
+            (.failure(errno: ENETUNREACH), .failure(errno: EINVAL), .blackholeRoute),
+            (.failure(errno: EACCES), .failure(errno: EINVAL), .prohibitedRoute),
+        ]
+        for (ipv4, ipv6, reason) in cases {
+            let path = generalPath(ipv4, ipv6, in: Self.twoLinks)
+            XCTAssertEqual(path.status, .unsatisfied)
+            XCTAssertEqual(path.unsatisfiedReason, reason, "\(ipv4), \(ipv6)")
+            XCTAssertEqual(path.flags, [])
+            XCTAssertNil(path.interface)
+            XCTAssertEqual(path.gateways.map(\.addressString), [])
+        }
     }
 
     // MARK: - Available interfaces

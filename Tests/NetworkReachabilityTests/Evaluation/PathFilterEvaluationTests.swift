@@ -101,17 +101,17 @@ final class PathFilterEvaluationTests: XCTestCase {
         XCTAssertFalse(path.supportsIPv6)
     }
 
-    /// Only a connection-required route on the allowed interface: the path requires a connection
-    /// (that is not "unavailable": the interface is there, waiting for carrier).
-    func testVerdict_requiredTypeWithoutCarrier_requiresAConnection() {
+    /// Only a connection-required route on the allowed interface: no carrier (that is not
+    /// "unavailable": the interface is there, waiting for carrier).
+    func testVerdict_requiredTypeWithoutCarrier_isUnsatisfiedWithNoCarrier() {
         var snapshot = Self.snapshot
         snapshot.links[4]?.flags = [.up, .pointToPoint]
         snapshot.links[4]?.operationalState = .down
         let target = filter(.other)
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
                                       answers: [F.route(dev: 4), .failure(errno: ENETUNREACH)], in: snapshot, supportsDNS: true)
-        XCTAssertEqual(path.status, .requiresConnection, "\(path)")
-        XCTAssertEqual(path.unsatisfiedReason, .linkDown, "\(path)")
+        XCTAssertEqual(path.status, .unsatisfied, "\(path)")
+        XCTAssertEqual(path.unsatisfiedReason, .noCarrier, "\(path)")
         XCTAssertEqual(path.flags, [.reachable, .connectionRequired, .transientConnection, .isDirect])
     }
 

@@ -32,16 +32,25 @@ final class CodableTests: XCTestCase {
     }
 
     func testUnsatisfiedPath_encodesNullsAsARecordDoes() throws {
-        let text = String(decoding: try encoder.encode(NetworkPath.offline(.linkDown)), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(NetworkPath.offline(.prohibitedRoute)), as: UTF8.self)
         XCTAssertTrue(text.contains(#""interface":null"#), text)
-        XCTAssertTrue(text.contains(#""unsatisfiedReason":"linkDown""#), text)
+        XCTAssertTrue(text.contains(#""unsatisfiedReason":"prohibitedRoute""#), text)
         XCTAssertFalse(text.contains("addresses"), "no addresses for an address target: \(text)")
-        XCTAssertEqual(try JSONDecoder().decode(NetworkPath.self, from: Data(text.utf8)), .offline(.linkDown))
+        XCTAssertEqual(try JSONDecoder().decode(NetworkPath.self, from: Data(text.utf8)), .offline(.prohibitedRoute))
+    }
+
+    func testCableOut_encodesNoCarrier_andDecodesTheWordBefore020() throws {
+        let text = String(decoding: try encoder.encode(NetworkPath.unplugged()), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""status":"unsatisfied""#), text)
+        XCTAssertTrue(text.contains(#""unsatisfiedReason":"noCarrier""#), text)
+        XCTAssertEqual(try JSONDecoder().decode(NetworkPath.self, from: Data(text.utf8)), .unplugged())
+        let logged = text.replacingOccurrences(of: #""noCarrier""#, with: #""linkDown""#)
+        XCTAssertEqual(try JSONDecoder().decode(NetworkPath.self, from: Data(logged.utf8)).unsatisfiedReason, .noCarrier)
     }
 
     func testInterface_encodesNameIndexTypeQuality_andTraitsOnlyWhenSet() throws {
         let plain = String(decoding: try encoder.encode(NetworkInterface.fakeEthernet), as: UTF8.self)
-        XCTAssertEqual(plain, #"{"index":2,"linkQuality":"unknown","name":"eth0","type":"wiredEthernet"}"#)
+        XCTAssertEqual(plain, #"{"index":2,"linkQuality":"good","name":"eth0","type":"wiredEthernet"}"#)
         let measured = NetworkInterface(name: "wlan0", index: 3, type: .wifi, isUltraConstrained: true, linkQuality: .moderate)
         let measuredText = String(decoding: try encoder.encode(measured), as: UTF8.self)
         XCTAssertEqual(measuredText, #"{"index":3,"isUltraConstrained":true,"linkQuality":"moderate","name":"wlan0","type":"wifi"}"#)

@@ -30,7 +30,8 @@ final class NetworkPathTests: XCTestCase {
 
     func testUnsatisfiedReasonDescription_isTheCamelCaseWordOfJSON() {
         let expected: [(NetworkPath.UnsatisfiedReason, String)] = [
-            (.noRoute, "noRoute"), (.linkDown, "linkDown"), (.interfaceDown, "interfaceDown"),
+            (.noRoute, "noRoute"), (.unreachableRoute, "unreachableRoute"), (.prohibitedRoute, "prohibitedRoute"),
+            (.blackholeRoute, "blackholeRoute"), (.noCarrier, "noCarrier"), (.interfaceDown, "interfaceDown"),
             (.localAddressUnavailable, "localAddressUnavailable"),
             (.requiredInterfaceUnavailable, "requiredInterfaceUnavailable"),
             (.nameNotResolved, "nameNotResolved"), (.noDNSServer, "noDNSServer"),
@@ -52,10 +53,10 @@ final class NetworkPathTests: XCTestCase {
     }
 
     func testDescription_listsEveryTrait() {
-        let text = path(.requiresConnection, reason: .linkDown, flags: [.reachable, .connectionRequired, .isWWAN, .transientConnection],
+        let text = path(.unsatisfied, reason: .noCarrier, flags: [.reachable, .connectionRequired, .isWWAN, .transientConnection],
                         gateways: ["10.0.0.1", "fe80::1"], isExpensive: true, isConstrained: true,
                         ipv4: true, ipv6: true, dns: true).description
-        XCTAssertEqual(text, "requiresConnection (linkDown) via eth0 gw 10.0.0.1,fe80::1 flags WR ct----- [ipv4 ipv6 dns expensive constrained]")
+        XCTAssertEqual(text, "unsatisfied (noCarrier) via eth0 gw 10.0.0.1,fe80::1 flags WR ct----- [ipv4 ipv6 dns expensive constrained]")
     }
 
     func testReachabilityStatus_followsTheFlags() {

@@ -15,9 +15,9 @@ final class ReadyEndpointFakeTests: XCTestCase {
             try await eventually { try httpGet(port: port, "/health/ready").status == 200 }
             let body = try httpGet(port: port, "/health/ready").body
             XCTAssertTrue(body.contains(#""ready":true"#), body)
-            XCTAssertTrue(body.contains(#""interface":{"index":2,"linkQuality":"unknown","name":"eth0","type":"wiredEthernet"}"#), body)
+            XCTAssertTrue(body.contains(#""interface":{"index":2,"linkQuality":"good","name":"eth0","type":"wiredEthernet"}"#), body)
 
-            monitor.send(.offline(.linkDown))
+            monitor.send(.offline(.noCarrier))
             try await eventually { try httpGet(port: port, "/health/ready").status == 503 }
         }
         XCTAssertEqual(monitor.cancelCount, 1, "shutdown cancels the monitor")

@@ -35,7 +35,7 @@ final class ReadyEndpointNamespaceTests: XCTestCase {
                 // Then: not ready, and the body says why
                 try await eventually { try httpGet(port: port, "/health/ready").status == 503 }
                 let down = try httpGet(port: port, "/health/ready").body
-                XCTAssertTrue(down.contains(#""unsatisfiedReason":"linkDown""#), down)
+                XCTAssertTrue(down.contains(#""unsatisfiedReason":"noCarrier""#), down)
             }
         }
     }
