@@ -151,20 +151,29 @@ extension NetlinkEngine {
         }
     }
 
-    /// Follows resolv.conf and hosts (and their `/etc/netns/NAME` copies): names resolve again, and
-    /// every path is evaluated again since `supportsDNS` may have changed.
+    /// Follows the files the engine reads, in its one inotify instance: resolv.conf and hosts (and
+    /// their `/etc/netns/NAME` copies), resolved's upstream servers and networkd's link state files.
     func startWatchingConfiguration() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard configurationWatcher == nil, let waiter else { return }
-        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, waiter: waiter) { [weak self] in
-            guard let self else { return }
-            self.logger.debug("resolver configuration changed", metadata: ["namespace": "\(self.namespace)"])
-            self.resolverConfigurationChanged()
-            if !self.hosts.isEmpty {
-                self.resolverPool.configurationChanged()
-                self.resolveAllHosts()
-            }
-            self.publishEvaluationsOfAll()
+        configurationWatcher = ConfigurationWatcher(namespace: namespace, sources: nameServers.sources,
+                                                    waiter: waiter) { [weak self] changes in
+            self?.configurationChanged(changes)
         }
+    }
+
+    /// Names resolve again when the resolver's files or its servers changed, and every path is
+    /// evaluated again since `supportsDNS` may have changed.
+    private func configurationChanged(_ changes: ConfigurationWatcher.Changes) {
+        var serversMoved = !changes.isDisjoint(with: [.resolver, .resolvedServers])
+        if changes.contains(.networkdLinks) { serversMoved = networkdLinksChanged() || serversMoved }
+        guard serversMoved else { return }
+        logger.debug("resolver configuration changed", metadata: ["namespace": "\(namespace)"])
+        resolverConfigurationChanged()
+        if !hosts.isEmpty {
+            if changes.contains(.resolver) { resolverPool.configurationChanged() }
+            resolveAllHosts()
+        }
+        publishEvaluationsOfAll()
     }
 }

@@ -62,9 +62,9 @@ final class NetlinkEngine: @unchecked Sendable {
     /// (a pthread lock: touched from every thread that subscribes, and TSan sees it).
     private let subscribed = LockedState(Set<ObjectIdentifier>())
     var nameServers: NameServerConfiguration
-    /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
-    /// pass when inotify is unavailable), not with a `stat` on every pass.
-    var cachedSupportsDNS: Bool?
+    /// Which paths a name server serves (`supportsDNS`), read again when the configuration watcher
+    /// reports a change (or on every pass when inotify is unavailable), never with a `stat` a pass.
+    var cachedNameServers: NameServerScope?
     var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
@@ -85,12 +85,14 @@ final class NetlinkEngine: @unchecked Sendable {
     var resolverPool: ResolverPool {
         resolvers.withLock { pool in
             if let pool { return pool }
-            let made = ResolverPool(namespace: namespace)
+            let made = ResolverPool(namespace: namespace, nameServerSources: nameServers.sources)
             pool = made
             return made
         }
     }
-    var configurationWatcher: ResolverConfigurationWatcher?
+    /// The engine's one inotify instance: the resolver's configuration, resolved's upstream
+    /// servers and networkd's link state files.
+    var configurationWatcher: ConfigurationWatcher?
     /// The default routes' verdicts when names were last resolved: names resolve again when they move.
     var defaultRouteVerdicts: [RouteVerdict] = []
 
@@ -120,8 +122,9 @@ final class NetlinkEngine: @unchecked Sendable {
         #endif
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
-        var nameServers = NameServerConfiguration(namespace: namespace)
-        _ = nameServers.refresh()
+        var nameServers = NameServerConfiguration(
+            namespace: namespace, sources: policy.nameServerSources(namespaceIsProcessOwn: isProcessOwn))
+        _ = nameServers.refresh(linkServers: sockets.networkd?.nameServersByLink ?? [:])
         // Short of descriptors, "no name server" would be a guess: say so instead.
         if let failure = nameServers.readFailure {
             throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
@@ -146,7 +149,6 @@ final class NetlinkEngine: @unchecked Sendable {
                 return error
             }
             startWatchingConfiguration()
-            startWatchingNetworkd()
             return nil
         }
         if let setupFailure { throw setupFailure }
@@ -242,7 +244,7 @@ final class NetlinkEngine: @unchecked Sendable {
     /// The resolver's configuration changed: `supportsDNS` is read again with the next evaluation.
     func resolverConfigurationChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
-        cachedSupportsDNS = nil
+        cachedNameServers = nil
     }
 
     /// Counters for tests and logs. Blocks for one hop onto the queue.
