@@ -13,7 +13,7 @@ import ReachabilityModel
 /// `unanswered` of them all (asked together), `take`, and `path` for each target.
 package struct EvaluationPass {
     package let snapshot: KernelSnapshot
-    package let supportsDNS: Bool
+    package let nameServers: NameServerScope
     /// Each available link's best default-route metric, for the order of `availableInterfaces`;
     /// empty with fewer than two available links (nothing to order).
     package private(set) var preference: [Int: UInt32] = [:]
@@ -38,9 +38,9 @@ package struct EvaluationPass {
 
     /// - Parameter knownPreference: the preference of an earlier pass of the same routing state,
     ///   nil when it must be asked (only when two or more links are available).
-    package init(snapshot: KernelSnapshot, supportsDNS: Bool, knownPreference: [Int: UInt32]?) {
+    package init(snapshot: KernelSnapshot, nameServers: NameServerScope, knownPreference: [Int: UInt32]?) {
         self.snapshot = snapshot
-        self.supportsDNS = supportsDNS
+        self.nameServers = nameServers
         // Sized once: grown from empty, a dictionary reallocates at 1, 2, 4 and 8 entries.
         answers.reserveCapacity(8)
         links = Evaluator.availableLinks(in: snapshot)
@@ -151,7 +151,7 @@ package struct EvaluationPass {
         let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
         if let key, let shared = sharedPaths[key] { return shared }
         let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
-                                      supportsDNS: supportsDNS, resolution: resolution, preference: preference,
+                                      nameServers: nameServers, resolution: resolution, preference: preference,
                                       available: available)
         if let key { sharedPaths[key] = path }
         return path

@@ -182,10 +182,11 @@ package enum Evaluator {
     ///
     /// - Parameters:
     ///   - familyVerdicts: the best verdict of each family the target covers (for `supportsIPv4`/`IPv6`).
-    ///   - supportsDNS: whether a name server is configured for the namespace.
+    ///   - nameServers: which paths the namespace's name servers serve: `supportsDNS` is true for a
+    ///     satisfied path whose interface they serve.
     ///   - preference: the metric of each interface's default route, for the order of `availableInterfaces`.
     package static func path(for verdict: RouteVerdict, familyVerdicts: [IPAddress.Family: RouteVerdict],
-                     in snapshot: KernelSnapshot, supportsDNS: Bool, preference: [Int: UInt32] = [:],
+                     in snapshot: KernelSnapshot, nameServers: NameServerScope, preference: [Int: UInt32] = [:],
                      available: [NetworkInterface]? = nil) -> NetworkPath {
         // Never `requiresConnection`: Apple means a path a new connection may activate (a VPN or
         // cellular on demand), and nothing on Linux brings a carrier back because a socket
@@ -208,7 +209,8 @@ package enum Evaluator {
             isConstrained: interface?.isConstrained ?? false,
             supportsIPv4: supports(.ipv4),
             supportsIPv6: supports(.ipv6),
-            supportsDNS: supportsDNS
+            // A path that carries nothing has no server to ask, whatever resolv.conf names.
+            supportsDNS: pathStatus == .satisfied && nameServers.serves(interfaceIndex: interface?.index)
         )
         path.captivePortalAPI = verdict.interfaceIndex.flatMap { snapshot.links[$0]?.captivePortalAPI }
         return path
@@ -267,7 +269,7 @@ package enum Evaluator {
 
     /// Evaluates a target end to end, given the answers to its questions.
     package static func evaluate(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
-                         in snapshot: KernelSnapshot, supportsDNS: Bool, resolution: HostResolution? = nil,
+                         in snapshot: KernelSnapshot, nameServers: NameServerScope, resolution: HostResolution? = nil,
                          preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
         var best: RouteVerdict
         var families: [IPAddress.Family: RouteVerdict] = [:]
@@ -288,7 +290,7 @@ package enum Evaluator {
             // Nothing is asked of the kernel: the held local address speaks for its own family.
             families[local.family] = best
         }
-        var path = path(for: best, familyVerdicts: families, in: snapshot, supportsDNS: supportsDNS, preference: preference,
+        var path = path(for: best, familyVerdicts: families, in: snapshot, nameServers: nameServers, preference: preference,
                         available: available)
         if case .general(let filter) = target, !filter.isEmpty {
             // As if only the allowed interfaces existed.

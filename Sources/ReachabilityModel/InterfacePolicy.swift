@@ -21,10 +21,12 @@ public struct InterfacePolicy: Sendable, Hashable {
     /// Set, it is read for every namespace: a test hook, pointed at fixtures of Wi-Fi, WWAN and
     /// Bluetooth devices; not public API.
     package var sysfsRoot: String?
-    /// The directory systemd-networkd's link state files are read from (`CAPTIVE_PORTAL=`). nil:
-    /// `/run/systemd/netif/links`, read only for the process's own namespace. Set, it is read for
-    /// every namespace: a test hook, pointed at fixtures; not public API.
-    package var networkdLinksRoot: String?
+    #if DEBUG
+    /// Test hook (debug builds only): the directories resolved's and networkd's files are read
+    /// from, for every namespace, in place of `/run/systemd/resolve` and `/run/systemd/netif/links`
+    /// (read for the process's own namespace only): fixtures written as those daemons write them.
+    package var fixtureSystemdDirectories: NameServerSources?
+    #endif
 
     /// - Parameters: see the properties; all empty by default.
     public init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [],
@@ -34,11 +36,18 @@ public struct InterfacePolicy: Sendable, Hashable {
         self.ultraConstrainedInterfaceNames = ultraConstrainedInterfaceNames
     }
 
-    /// A policy that reads sysfs under `sysfsRoot`, and networkd's link states under `networkdLinksRoot` (tests).
-    package init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?,
-         networkdLinksRoot: String? = nil) {
+    /// A policy that reads sysfs under `sysfsRoot` (tests).
+    package init(expensiveInterfaceNames: Set<String> = [], constrainedInterfaceNames: Set<String> = [], sysfsRoot: String?) {
         self.init(expensiveInterfaceNames: expensiveInterfaceNames, constrainedInterfaceNames: constrainedInterfaceNames)
         self.sysfsRoot = sysfsRoot
-        self.networkdLinksRoot = networkdLinksRoot
     }
+
+    #if DEBUG
+    /// A policy that reads sysfs under `sysfsRoot`, networkd's link states under `networkdLinksRoot`
+    /// and resolved's files under `resolvedRoot`, for every namespace (tests; debug builds only).
+    package init(sysfsRoot: String?, networkdLinksRoot: String?, resolvedRoot: String? = nil) {
+        self.init(sysfsRoot: sysfsRoot)
+        fixtureSystemdDirectories = NameServerSources(resolvedDirectory: resolvedRoot, networkdLinksDirectory: networkdLinksRoot)
+    }
+    #endif
 }

@@ -134,7 +134,9 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.supportsIPv6 }
         set { uniqueStorage().fields.supportsIPv6 = newValue }
     }
-    /// At least one name server is configured.
+    /// A name server serves this path: one that resolv.conf names, or behind systemd-resolved's
+    /// stub one of its upstream servers, global or of the path's interface. False on a path that is
+    /// not satisfied or has no interface.
     public var supportsDNS: Bool {
         get { storage.fields.supportsDNS }
         set { uniqueStorage().fields.supportsDNS = newValue }

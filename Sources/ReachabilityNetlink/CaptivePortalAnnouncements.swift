@@ -99,6 +99,9 @@ package final class CaptivePortalAnnouncements {
         paces[index] = Pace(shown: now, quiet: early ? now : paces[index]?.quiet)
     }
 
+    /// The URI shown for interface `index`, if any.
+    package func shownURI(on index: Int) -> String? { byInterface[index] }
+
     /// When the earliest held change is due (`DispatchTime`'s nanoseconds), when the engine must
     /// arm a timer for it; nil when nothing is held or a timer is armed for that time or sooner.
     package func heldChangeDue() -> UInt64? {

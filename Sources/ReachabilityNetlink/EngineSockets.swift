@@ -7,16 +7,16 @@ package final class EngineSockets {
     package let events: KernelEventSocket
     package let lookup: RouteLookupSocket
     package let inspector: LinkInspector
-    /// networkd's `CAPTIVE_PORTAL=` per link: the process's own namespace, or a test root.
-    package let networkd: NetworkdCaptivePortals?
+    /// networkd's `CAPTIVE_PORTAL=` and `DNS=` per link: the process's own namespace, or a test root.
+    package let networkd: NetworkdLinkRecords?
 
     /// Must run inside the namespace: every socket stays bound to the namespace it was made in.
     package init(namespaceIsProcessOwn: Bool, policy: InterfacePolicy) throws(NetlinkError) {
         events = try KernelEventSocket()
         lookup = try RouteLookupSocket()
         inspector = LinkInspector(namespaceIsProcessOwn: namespaceIsProcessOwn, policy: policy)
-        let networkdRoot = policy.networkdLinksRoot ?? (namespaceIsProcessOwn ? NetworkdCaptivePortals.defaultRoot : nil)
-        networkd = networkdRoot.map(NetworkdCaptivePortals.init(root:))
+        let sources = policy.nameServerSources(namespaceIsProcessOwn: namespaceIsProcessOwn)
+        networkd = sources.networkdLinksDirectory.map(NetworkdLinkRecords.init(root:))
     }
 
     /// Opens both sockets inside `namespace`; links are classified under `policy`.

@@ -35,11 +35,15 @@ package final class ResolverPool: Sendable {
     }
 
     private let namespace: NetworkNamespace
+    /// Where a thread sees through resolved's stub, to tell "no name server" from a failure.
+    private let nameServerSources: NameServerSources
     /// The pool's one mutex and the condition its idle threads wait on.
     private let state = WaitableState(State())
 
-    package init(namespace: NetworkNamespace) {
+    /// - Parameter nameServerSources: resolved's and networkd's files, where they speak for `namespace`.
+    package init(namespace: NetworkNamespace, nameServerSources: NameServerSources = .none) {
         self.namespace = namespace
+        self.nameServerSources = nameServerSources
     }
 
     /// Queues a resolution; `completion` runs on a resolver thread.
@@ -97,7 +101,7 @@ package final class ResolverPool: Sendable {
 
     private func workerLoop() {
         var entered = ResolverThreadNamespace(namespace: namespace)
-        var nameServers = NameServerConfiguration(namespace: namespace)
+        var nameServers = NameServerConfiguration(namespace: namespace, sources: nameServerSources)
         while true {
             let next = state.withLock { state -> (Job, UInt64)? in
                 guard !state.stopped, !state.jobs.isEmpty else { return nil }

@@ -39,7 +39,8 @@ package enum SystemResolver {
         case EAI_NONAME, eaiNoData, eaiAddressFamily:
             return .notFound
         default:
-            if !nameServers.refresh() { return .noNameServer }
+            // No server at all, or resolved's stub with no upstream: nothing could have answered.
+            if !nameServers.refresh().hasServer { return .noNameServer }
             return .temporaryFailure(String(cString: gai_strerror(status)))
         }
     }

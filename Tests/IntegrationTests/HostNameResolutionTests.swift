@@ -36,7 +36,7 @@ final class HostNameResolutionTests: XCTestCase {
         try withDNSLAN(serving: [DNSRecord("refused.nrx.test", LAN.refused)]) { bed in
             // Then it resolves, but has no flags; the reason is the route, not the name
             try assertHost("refused.nrx.test", in: bed, resolvesTo: [LAN.refused], winner: LAN.refused,
-                           is: [], reason: .unreachableRoute)
+                           is: [], reason: .unreachableRoute, supportsDNS: false)  // no interface carries it
         }
     }
 
@@ -121,7 +121,7 @@ final class HostNameResolutionTests: XCTestCase {
 ///
 /// - Parameters:
 ///   - winner: the address whose verdict the name's must be.
-///   - supportsDNS: whether the namespace's resolv.conf names a server.
+///   - supportsDNS: whether a server of the namespace's resolv.conf serves the path (none without an interface).
 /// - Returns: the monitor, still scheduled.
 @discardableResult
 func assertHost(

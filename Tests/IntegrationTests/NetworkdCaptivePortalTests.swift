@@ -43,4 +43,44 @@ final class NetworkdCaptivePortalTests: XCTestCase {
             XCTAssertFalse(watch.paths.all.contains { $0.captivePortalAPI == "http://plain.example/" })
         }
     }
+
+    func testStateFile_rewrittenInAStorm_isPacedAsAnRAs_theLastWins_andARefusalIsCounted() throws {
+        try withProbeLab { lab in
+            let root = NSTemporaryDirectory() + "nrx-networkd-storm-\(getpid())-\(lab.client.name.hashValue.magnitude)"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let monitor = try lab.client.generalMonitor(policy: InterfacePolicy(sysfsRoot: nil, networkdLinksRoot: root))
+            let watch = ConnectivityWatch(monitor)
+            defer { monitor.cancel() }
+            watch.paths.wait(until: "satisfied") { $0.last?.status == .satisfied }
+            let index = try XCTUnwrap(watch.paths.all.last?.interface?.index)
+            func write(_ text: String) throws {
+                try text.write(toFile: "\(root)/.\(index).tmp", atomically: false, encoding: .utf8)
+                XCTAssertEqual(rename("\(root)/.\(index).tmp", "\(root)/\(index)"), 0)
+            }
+            // When networkd rewrites the record a hundred times over about a second, each time another URI
+            let start = Date()
+            for step in 0..<100 {
+                try write("ADMIN_STATE=configured\nCAPTIVE_PORTAL=https://storm.example/\(step)\n")
+                usleep(10_000)  // the storm's own pace, not a wait for the library
+            }
+            let seconds = Date().timeIntervalSince(start)
+            // Then the last one is shown, and at most four a second before it
+            watch.paths.wait(until: "the last URI is shown") { $0.last?.captivePortalAPI == "https://storm.example/99" }
+            var shown: [String] = []
+            for uri in watch.paths.all.compactMap(\.captivePortalAPI) where uri != shown.last { shown.append(uri) }
+            XCTAssertLessThanOrEqual(shown.count, 4 * Int(seconds.rounded(.up)) + 1, "over \(seconds) s: \(shown)")
+
+            // When the record holds a value an RA's option would be refused for
+            let engine = try XCTUnwrap(monitor.engine)
+            let refusedBefore = engine.currentCounters.refusedAnnouncements
+            try write("CAPTIVE_PORTAL=https://p.example/\u{1b}[31mred\n")
+            // Then nothing is shown, and the refusal is counted once, also when the file is written again
+            watch.paths.wait(until: "the URI is gone") { $0.last?.captivePortalAPI == nil }
+            try write("ADMIN_STATE=configured\nCAPTIVE_PORTAL=https://p.example/\u{1b}[31mred\n")
+            try write("CAPTIVE_PORTAL=https://networkd.example/after\n")
+            watch.paths.wait(until: "a good URI again") { $0.last?.captivePortalAPI == "https://networkd.example/after" }
+            XCTAssertEqual(engine.currentCounters.refusedAnnouncements - refusedBefore, 1)
+        }
+    }
 }

@@ -23,6 +23,8 @@ final class EngineHandle: Sendable {
     private let engine: LoopBound<NetlinkEngine>
     private let published: LockedState<EnginePublication>
     private let resolvers: LockedState<ResolverPool?>
+    /// Where the namespace's name servers are read from, for the resolver pool.
+    private let nameServerSources: NameServerSources
     /// The cores subscribed, as callers see them: a core never subscribed (a monitor only asked
     /// once, as `reachability check` does) needs no post to unsubscribe.
     private let subscribed = LockedState(Set<ObjectIdentifier>())
@@ -41,6 +43,7 @@ final class EngineHandle: Sendable {
         let engine = try NetlinkEngine(namespace: namespace, identity: identity, policy: policy, loop: loop,
                                        published: published, resolvers: resolvers, metrics: metrics)
         let eventSocket = engine.sockets!.events.fileDescriptor
+        nameServerSources = engine.nameServers.sources
         // The thread starts last: nothing else has touched the engine before it, nothing but it after.
         try loop.start(owner: engine, eventSocket: eventSocket)
         self.loop = loop
@@ -169,12 +172,15 @@ final class EngineHandle: Sendable {
 
     /// The pool that resolves names in the namespace, made on first use; shared with the
     /// namespace's connectivity probers.
-    var resolverPool: ResolverPool { Self.resolverPool(in: resolvers, namespace: namespace) }
+    var resolverPool: ResolverPool {
+        Self.resolverPool(in: resolvers, namespace: namespace, nameServerSources: nameServerSources)
+    }
 
-    static func resolverPool(in slot: LockedState<ResolverPool?>, namespace: NetworkNamespace) -> ResolverPool {
+    static func resolverPool(in slot: LockedState<ResolverPool?>, namespace: NetworkNamespace,
+                             nameServerSources: NameServerSources) -> ResolverPool {
         slot.withLock { pool in
             if let pool { return pool }
-            let made = ResolverPool(namespace: namespace)
+            let made = ResolverPool(namespace: namespace, nameServerSources: nameServerSources)
             pool = made
             return made
         }

@@ -17,14 +17,14 @@ struct EvaluationMemory {
     /// A pass's link-derived state and what it was computed from.
     struct PassTemplate {
         var routingGeneration: UInt64
-        var supportsDNS: Bool
+        var nameServers: NameServerScope
         var pass: EvaluationPass
 
         /// Whether a pass now would compute the same: same links (the template is dropped when
         /// they change), same name servers, and, where interfaces are ordered by their default
         /// routes, the same routing.
-        func fits(routingGeneration: UInt64, supportsDNS: Bool) -> Bool {
-            self.supportsDNS == supportsDNS && (!pass.ordersInterfaces || self.routingGeneration == routingGeneration)
+        func fits(routingGeneration: UInt64, nameServers: NameServerScope) -> Bool {
+            self.nameServers == nameServers && (!pass.ordersInterfaces || self.routingGeneration == routingGeneration)
         }
     }
 

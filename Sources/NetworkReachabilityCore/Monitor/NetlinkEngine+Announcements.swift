@@ -6,17 +6,22 @@ import Logging
 /// The captive-portal announcements of the engine's event socket: the timer for a change the
 /// pacing holds back (`CaptivePortalAnnouncements`), and the log of the refused ones.
 extension NetlinkEngine {
-    /// Arms one timer of the loop for the held announcement's time, if one waits and none is armed.
+    /// Arms one timer of the loop for the held announcement's time, if one waits and none is armed
+    /// (the RAs' and networkd's records are paced apart, each with its timer).
     func armAnnouncementRelease(from sockets: EngineSockets) {
-        guard let due = sockets.events.heldAnnouncementDue() else { return }
-        _ = loop.schedule(at: DispatchTime(uptimeNanoseconds: due), .announcementRelease)
+        for due in [sockets.events.heldAnnouncementDue(), sockets.networkd?.heldChangeDue()] {
+            guard let due else { continue }
+            _ = loop.schedule(at: DispatchTime(uptimeNanoseconds: due), .announcementRelease)
+        }
     }
 
-    /// The held announcement's time has come: shown and evaluated as a change of its link, as
-    /// networkd's are; a later one still held arms the next timer.
+    /// The held announcement's time has come: shown and evaluated as a change of its link; a
+    /// later one still held arms the next timer.
     func releaseHeldAnnouncements() {
         guard let sockets else { return }
-        guard sockets.events.releaseHeldAnnouncements() else { return armAnnouncementRelease(from: sockets) }
+        let fromRAs = sockets.events.releaseHeldAnnouncements()
+        let fromNetworkd = sockets.networkd?.releaseHeld() ?? false
+        guard fromRAs || fromNetworkd else { return armAnnouncementRelease(from: sockets) }
         var result = DrainResult()
         result.linksOrAddressesChanged = true
         absorb(result, from: sockets)

@@ -82,23 +82,23 @@ extension NetlinkEngine {
             for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
             return
         }
-        if cachedSupportsDNS == nil || configurationWatcher?.isWatching != true {
-            cachedSupportsDNS = nameServers.refresh()
+        if cachedNameServers == nil || configurationWatcher?.isWatching != true {
+            cachedNameServers = nameServers.refresh(linkServers: sockets.networkd?.nameServersByLink ?? [:])
         }
-        let supportsDNS = cachedSupportsDNS ?? false
+        let nameServers = cachedNameServers ?? .none
         let oracle = RouteOracle(socket: sockets.lookup)
         var pass: EvaluationPass
         // Taken out of the memory while in use, so the pass's tables are its own (no copy on
         // write), and put back cleared at the end.
         let template = memory.template
         memory.template = nil
-        if let template, template.fits(routingGeneration: routingGeneration, supportsDNS: supportsDNS) {
+        if let template, template.fits(routingGeneration: routingGeneration, nameServers: nameServers) {
             pass = template.pass
         } else {
             // The interfaces' preference is asked once per routing generation.
             let preference = memory.preference
             let known = preference?.generation == routingGeneration ? preference?.metrics : nil
-            pass = EvaluationPass(snapshot: snapshot, supportsDNS: supportsDNS, knownPreference: known)
+            pass = EvaluationPass(snapshot: snapshot, nameServers: nameServers, knownPreference: known)
             if pass.needsPreference {
                 let questions = pass.preferenceQuestions
                 pass.takePreference(oracle.answers(questions))
@@ -144,6 +144,6 @@ extension NetlinkEngine {
         noteExpiries(pass.answers)
         if reusingAnswers { memory.answers.restore(pass.returnKnown()) } else { memory.answers.record(pass.answers) }
         pass.clearAnswers()
-        memory.template = .init(routingGeneration: routingGeneration, supportsDNS: supportsDNS, pass: pass)
+        memory.template = .init(routingGeneration: routingGeneration, nameServers: nameServers, pass: pass)
     }
 }

@@ -113,21 +113,26 @@ extension NetlinkEngine {
         scheduleReresolution(of: name, after: interval)
     }
 
-    /// Follows resolv.conf and hosts (and their `/etc/netns/NAME` copies): names resolve again, and
-    /// every path is evaluated again since `supportsDNS` may have changed.
+    /// Follows the files the engine reads, in its one inotify instance: resolv.conf and hosts (and
+    /// their `/etc/netns/NAME` copies), resolved's upstream servers and networkd's link state files.
     func startWatchingConfiguration() {
         guard configurationWatcher == nil else { return }
-        configurationWatcher = ResolverConfigurationWatcher(namespace: namespace, waiter: loop) { [loop] in
-            loop.send(.resolverConfigurationChanged)
+        configurationWatcher = ConfigurationWatcher(namespace: namespace, sources: nameServers.sources,
+                                                    waiter: loop) { [loop] changes in
+            loop.send(.configurationChanged(changes))
         }
     }
 
-    /// The resolver's configuration changed (its watcher).
-    func resolverConfigurationMoved() {
+    /// Names resolve again when the resolver's files or its servers changed, and every path is
+    /// evaluated again since `supportsDNS` may have changed.
+    func configurationChanged(_ changes: ConfigurationWatcher.Changes) {
+        var serversMoved = !changes.isDisjoint(with: [.resolver, .resolvedServers])
+        if changes.contains(.networkdLinks) { serversMoved = networkdLinksChanged() || serversMoved }
+        guard serversMoved else { return }
         logger.debug("resolver configuration changed", metadata: ["namespace": "\(namespace)"])
         resolverConfigurationChanged()
         if !hosts.isEmpty {
-            resolverPool.configurationChanged()
+            if changes.contains(.resolver) { resolverPool.configurationChanged() }
             resolveAllHosts()
         }
         publishEvaluationsOfAll()

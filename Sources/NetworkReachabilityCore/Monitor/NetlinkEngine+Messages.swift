@@ -22,10 +22,9 @@ enum EngineMessage: Sendable {
     case reresolve(String)
     /// A resolver thread finished resolving a name.
     case resolutionFinished(String, ResolutionOutcome)
-    /// The resolver's configuration changed (its watcher).
-    case resolverConfigurationChanged
-    /// networkd's link records changed (its watcher).
-    case networkdChanged
+    /// Files the engine reads changed (its one watcher): the resolver's configuration, resolved's
+    /// servers, networkd's link records.
+    case configurationChanged(ConfigurationWatcher.Changes)
     /// The namespace's name went away (its watcher).
     case namespaceVanished
 }
@@ -45,8 +44,7 @@ extension NetlinkEngine: EventLoopOwner {
         case .firstResolutionTimeout(let name): firstResolutionTimedOut(name)
         case .reresolve(let name): reresolutionDue(name)
         case .resolutionFinished(let name, let outcome): resolutionFinished(name, outcome)
-        case .resolverConfigurationChanged: resolverConfigurationMoved()
-        case .networkdChanged: networkdRecordsChanged()
+        case .configurationChanged(let changes): configurationChanged(changes)
         case .namespaceVanished: namespaceVanished()
         }
     }

@@ -2,19 +2,19 @@ import ReachabilityModel
 import ReachabilityNetlink
 
 extension NetlinkEngine {
-    /// Follows networkd's link state files: a changed `CAPTIVE_PORTAL=` is a change of its link,
-    /// evaluated as one (the paths over that link carry the new `captivePortalAPI`).
-    func startWatchingNetworkd() {
-        guard let networkd = sockets?.networkd else { return }
-        networkd.watch(with: loop) { [loop] in loop.send(.networkdChanged) }
-    }
-
-    /// networkd rewrote a link's record and a URI changed.
-    func networkdRecordsChanged() {
-        guard let sockets else { return }
+    /// networkd's link state files changed: a shown `CAPTIVE_PORTAL=` that moved is a change of its
+    /// link, evaluated as one (the paths over that link carry the new `captivePortalAPI`); a refused
+    /// one is counted and logged as an RA's.
+    ///
+    /// - Returns: whether a link's `DNS=` servers changed (then `supportsDNS` is read again).
+    func networkdLinksChanged() -> Bool {
+        guard let sockets, let networkd = sockets.networkd else { return false }
+        let changes = networkd.reload()
         var result = DrainResult()
-        result.linksOrAddressesChanged = true
-        absorb(result, from: sockets)
-        propagate()
+        changes.refusals.forEach { result.noteRefusal($0) }
+        result.linksOrAddressesChanged = changes.captivePortals
+        absorb(result, from: sockets)  // counts the refusals and arms the pacing's timer
+        if changes.captivePortals { propagate() }
+        return changes.nameServers
     }
 }

@@ -57,9 +57,9 @@ final class NetlinkEngine {
     /// picking whom a change can move reads no monitor's lock.
     var subscriberInterfaces: [ObjectIdentifier: Int] = [:]
     var nameServers: NameServerConfiguration
-    /// `supportsDNS`, read again when the configuration watcher reports a change (or on every
-    /// pass while no watcher runs), not with a `stat` on every pass.
-    var cachedSupportsDNS: Bool?
+    /// Which paths a name server serves (`supportsDNS`), read again when the configuration watcher
+    /// reports a change (or on every pass while no watcher runs), never with a `stat` a pass.
+    var cachedNameServers: NameServerScope?
     var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
     var resyncScheduled = false
     /// What a pending second look after a deletion will re-evaluate.
@@ -84,7 +84,9 @@ final class NetlinkEngine {
     /// namespace, which resolves its names here instead of in a pool of its own; stopped with the
     /// engine or the namespace. Behind a lock: the prober asks from its own thread.
     let resolvers: LockedState<ResolverPool?>
-    var configurationWatcher: ResolverConfigurationWatcher?
+    /// The engine's one inotify instance: the resolver's configuration, resolved's upstream
+    /// servers and networkd's link state files.
+    var configurationWatcher: ConfigurationWatcher?
     /// Whether the files behind the monitors' answers are watched: from the first scheduled
     /// monitor on. A question asked once (`reachability check`, a read before `start`) reads the
     /// files it needs and watches none: an inotify instance that held a watch costs the process
@@ -124,8 +126,9 @@ final class NetlinkEngine {
         #endif
         self.sockets = sockets
         self.snapshot = sockets.freshSnapshot()
-        var nameServers = NameServerConfiguration(namespace: namespace)
-        _ = nameServers.refresh()
+        var nameServers = NameServerConfiguration(
+            namespace: namespace, sources: policy.nameServerSources(namespaceIsProcessOwn: isProcessOwn))
+        _ = nameServers.refresh(linkServers: sockets.networkd?.nameServersByLink ?? [:])
         // Short of descriptors, "no name server" would be a guess: say so instead.
         if let failure = nameServers.readFailure {
             throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
@@ -148,7 +151,9 @@ final class NetlinkEngine {
     }
 
     var resolverPoolIfStarted: ResolverPool? { resolvers.withLock { $0 } }
-    var resolverPool: ResolverPool { EngineHandle.resolverPool(in: resolvers, namespace: namespace) }
+    var resolverPool: ResolverPool {
+        EngineHandle.resolverPool(in: resolvers, namespace: namespace, nameServerSources: nameServers.sources)
+    }
 
     // MARK: - Monitors
 
@@ -200,15 +205,14 @@ final class NetlinkEngine {
         guard !isWatchingFiles, sockets != nil else { return }
         isWatchingFiles = true
         startWatchingConfiguration()
-        startWatchingNetworkd()
         // What changed before the watches began is read once now.
-        cachedSupportsDNS = nil
-        if sockets?.networkd?.reload() == true, let sockets { snapshot = sockets.freshSnapshot() }
+        cachedNameServers = nil
+        _ = networkdLinksChanged()
     }
 
     /// The resolver's configuration changed: `supportsDNS` is read again with the next evaluation.
     func resolverConfigurationChanged() {
-        cachedSupportsDNS = nil
+        cachedNameServers = nil
     }
 }
 

@@ -161,16 +161,24 @@ final class DNSTestBed {
     /// it gets SIGTERM.
     @discardableResult
     func startDNSServer(_ records: [DNSRecord]) throws -> NamespaceProcess {
-        var dnsmasq = [
-            dnsmasqExecutable, "--no-daemon", "--no-resolv", "--no-hosts", "--bind-interfaces",
-            "--listen-address=\(Self.serverAddress)", "--port=53", "--conf-file=/dev/null",
-            "--local=/\(testZone)/", "--cache-size=0", "--log-facility=-",
-        ]
+        var options = ["--local=/\(testZone)/"]
         for record in records {
             for address in record.addresses {
-                dnsmasq.append("--host-record=\(record.name),\(address)")
+                options.append("--host-record=\(record.name),\(address)")
             }
         }
+        return try startDnsmasq(listeningOn: Self.serverAddress, options)
+    }
+
+    /// Starts dnsmasq on `address`:53 with `options` besides the bed's own (no resolv.conf, no
+    /// hosts file, no cache); returns once it listens. `stop()` on the result kills it.
+    @discardableResult
+    func startDnsmasq(listeningOn address: String, _ options: [String]) throws -> NamespaceProcess {
+        let dnsmasq = [
+            dnsmasqExecutable, "--no-daemon", "--no-resolv", "--no-hosts", "--bind-interfaces",
+            "--listen-address=\(address)", "--port=53", "--conf-file=/dev/null",
+            "--cache-size=0", "--log-facility=-",
+        ] + options
         // With setpriv, both die with their parent: the shell with the test's thread, dnsmasq with the shell.
         let dieWithParent = setprivExecutable.map { [$0, "--pdeathsig", "KILL", "--"] } ?? []
         let script = """
@@ -186,12 +194,12 @@ final class DNSTestBed {
             throw CommandFailure(commandLine: "ip netns exec \(name) sh -c <dnsmasq>", status: server.exitStatus ?? -1,
                                  standardError: server.standardError)
         }
-        try waitUntil("dnsmasq listens on \(Self.serverAddress):53 in \(name)") {
+        try waitUntil("dnsmasq listens on \(address):53 in \(name)") {
             guard server.isRunning else {
                 throw CommandFailure(commandLine: "ip netns exec \(name) dnsmasq ...", status: server.exitStatus ?? -1,
                                      standardError: server.standardError)
             }
-            return NamespaceProcess.listensOnUDP(pid: pid, address: Self.serverAddress, port: 53)
+            return NamespaceProcess.listensOnUDP(pid: pid, address: address, port: 53)
         }
         return server
     }

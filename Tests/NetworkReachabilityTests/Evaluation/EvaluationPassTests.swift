@@ -30,7 +30,7 @@ final class EvaluationPassTests: XCTestCase {
     private func evaluate(_ targets: [MonitorTarget], table: inout Table, snapshot: KernelSnapshot = twoLinks,
                           resolution: HostResolution? = nil, includingPending: Bool = false,
                           knownPreference: [Int: UInt32]? = nil) -> [NetworkPath?] {
-        var pass = EvaluationPass(snapshot: snapshot, supportsDNS: true, knownPreference: knownPreference)
+        var pass = EvaluationPass(snapshot: snapshot, nameServers: .global, knownPreference: knownPreference)
         if pass.needsPreference { pass.takePreference(table.answer(pass.preferenceQuestions)) }
         let resolutions = targets.map { target -> HostResolution? in
             if case .host = target { return resolution ?? HostResolution() }

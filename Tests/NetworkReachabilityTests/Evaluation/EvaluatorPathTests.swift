@@ -21,7 +21,7 @@ final class EvaluatorPathTests: XCTestCase {
         let target = MonitorTarget.address(F.ip("192.0.2.1"))
         // When
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: snapshot, supportsDNS: true)
+                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: snapshot, nameServers: .global)
         // Then
         XCTAssertEqual(path.status, .satisfied)
         XCTAssertNil(path.unsatisfiedReason)
@@ -51,7 +51,7 @@ final class EvaluatorPathTests: XCTestCase {
         ]
         for (answer, status, reason) in cases {
             let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                          answers: [answer], in: snapshot, supportsDNS: false)
+                                          answers: [answer], in: snapshot, nameServers: .none)
             XCTAssertEqual(path.status, status, "\(answer)")
             XCTAssertEqual(path.unsatisfiedReason, reason, "\(answer)")
             XCTAssertEqual(path.supportsIPv6, status == .satisfied, "\(answer)")
@@ -64,7 +64,7 @@ final class EvaluatorPathTests: XCTestCase {
         let snapshot = F.snapshot([F.link(2, "eth0", operstate: .lowerLayerDown)], addresses: [(2, "10.0.0.2")])
         let target = MonitorTarget.address(F.ip("192.0.2.1"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: snapshot, supportsDNS: true)
+                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: snapshot, nameServers: .global)
         XCTAssertEqual(path.status, .unsatisfied)
         XCTAssertEqual(path.unsatisfiedReason, .noCarrier)
         XCTAssertEqual(path.flags, [.reachable, .connectionRequired])
@@ -82,7 +82,7 @@ final class EvaluatorPathTests: XCTestCase {
         let snapshot = F.snapshot([F.link(5, "wwan0", hardwareType: 519)], addresses: [(5, "100.64.0.2")])
         let target = MonitorTarget.address(F.ip("192.0.2.1"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                      answers: [F.route(dev: 5, via: ["100.64.0.1"])], in: snapshot, supportsDNS: true)
+                                      answers: [F.route(dev: 5, via: ["100.64.0.1"])], in: snapshot, nameServers: .global)
         XCTAssertEqual(path.flags, [.reachable, .isWWAN, .transientConnection])
         XCTAssertEqual(path.reachabilityStatus, .reachableViaWWAN)
         XCTAssertTrue(path.isExpensive)
@@ -95,7 +95,7 @@ final class EvaluatorPathTests: XCTestCase {
         let target = MonitorTarget.address(F.ip("0.0.0.0"))
         let questions = Evaluator.questions(for: target, in: snapshot)
         let path = Evaluator.evaluate(target, questions: questions, answers: [F.route(dev: 2, via: ["10.0.0.1"], prefixLength: 0)],
-                                      in: snapshot, supportsDNS: true)
+                                      in: snapshot, nameServers: .global)
         XCTAssertEqual(path.flags, [.reachable], "never isDirect through a gateway")
         XCTAssertTrue(path.supportsIPv4)
         XCTAssertFalse(path.supportsIPv6)
@@ -107,7 +107,7 @@ final class EvaluatorPathTests: XCTestCase {
                                   addresses: [(3, "10.64.0.2")])
         let target = MonitorTarget.address(F.ip("0.0.0.0"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                      answers: [F.route(dev: 3, prefixLength: 0)], in: snapshot, supportsDNS: true)
+                                      answers: [F.route(dev: 3, prefixLength: 0)], in: snapshot, nameServers: .global)
         XCTAssertEqual(path.flags, [.reachable, .transientConnection, .isDirect])
         XCTAssertEqual(path.status, .satisfied)
     }
@@ -115,7 +115,7 @@ final class EvaluatorPathTests: XCTestCase {
     func testEvaluate_zeroAddressWithUnreachableDefault_hasNoFlags() {
         let target = MonitorTarget.address(F.ip("::"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: EvaluatorTests.snapshotWithEth0),
-                                      answers: [.failure(errno: EHOSTUNREACH)], in: EvaluatorTests.snapshotWithEth0, supportsDNS: true)
+                                      answers: [.failure(errno: EHOSTUNREACH)], in: EvaluatorTests.snapshotWithEth0, nameServers: .global)
         XCTAssertEqual(path.flags, [])
         XCTAssertEqual(path.unsatisfiedReason, .unreachableRoute)
     }
@@ -125,7 +125,7 @@ final class EvaluatorPathTests: XCTestCase {
     private func generalPath(_ v4: RouteAnswer, _ v6: RouteAnswer, in snapshot: KernelSnapshot) -> NetworkPath {
         let questions = Evaluator.questions(for: .general(.none), in: snapshot)
         XCTAssertEqual(questions, [.defaultRoute(.ipv4), .defaultRoute(.ipv6)])
-        return Evaluator.evaluate(.general(.none), questions: questions, answers: [v4, v6], in: snapshot, supportsDNS: true)
+        return Evaluator.evaluate(.general(.none), questions: questions, answers: [v4, v6], in: snapshot, nameServers: .global)
     }
 
     private static let twoLinks = F.snapshot(
@@ -210,7 +210,7 @@ final class EvaluatorPathTests: XCTestCase {
 
     private func available(for target: MonitorTarget, answer: RouteAnswer) -> [String] {
         Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.manyLinks),
-                           answers: [answer], in: Self.manyLinks, supportsDNS: true).availableInterfaces.map(\.name)
+                           answers: [answer], in: Self.manyLinks, nameServers: .global).availableInterfaces.map(\.name)
     }
 
     func testAvailableInterfaces_upCarrierAndAddress_byIndex() {
@@ -235,7 +235,7 @@ final class EvaluatorPathTests: XCTestCase {
         // Decision (o): a container's host-side veth comes and goes without moving anyone's path.
         let target = MonitorTarget.address(F.ip("192.0.2.1"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.withContainerVeths),
-                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: Self.withContainerVeths, supportsDNS: true)
+                                      answers: [F.route(dev: 2, via: ["10.0.0.1"])], in: Self.withContainerVeths, nameServers: .global)
         XCTAssertEqual(path.availableInterfaces.map(\.name), ["eth0"])
     }
 
@@ -243,14 +243,14 @@ final class EvaluatorPathTests: XCTestCase {
         // A /32 to a pod over its link-local-only veth (Calico's layout): the path's own interface is listed first.
         let target = MonitorTarget.address(F.ip("10.244.1.9"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.withContainerVeths),
-                                      answers: [F.route(dev: 9)], in: Self.withContainerVeths, supportsDNS: true)
+                                      answers: [F.route(dev: 9)], in: Self.withContainerVeths, nameServers: .global)
         XCTAssertEqual(path.interface?.name, "cali9")
         XCTAssertEqual(path.availableInterfaces.map(\.name), ["cali9", "eth0"])
     }
 
     func testAvailableInterfaces_carryTheirTypes() {
         let path = Evaluator.evaluate(.address(F.ip("127.0.0.1")), questions: [.destination(RouteRequest(destination: F.ip("127.0.0.1")))],
-                                      answers: [F.route(.local, dev: 1)], in: Self.manyLinks, supportsDNS: true)
+                                      answers: [F.route(.local, dev: 1)], in: Self.manyLinks, nameServers: .global)
         XCTAssertEqual(path.availableInterfaces, [
             NetworkInterface(name: "lo", index: 1, type: .loopback),
             NetworkInterface(name: "eth0", index: 2, type: .wiredEthernet),

@@ -130,7 +130,7 @@ final class EvaluatorTests: XCTestCase {
             // When
             let verdict = Evaluator.verdict(for: row.answer, in: snapshot)
             let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                          answers: [row.answer], in: snapshot, supportsDNS: false)
+                                          answers: [row.answer], in: snapshot, nameServers: .none)
             // Then
             XCTAssertEqual(verdict.flags, row.flags, "\(row.name): \(verdict.flags.names)", file: file, line: line)
             XCTAssertEqual(verdict.reason, row.reason, "\(row.name)", file: file, line: line)
@@ -250,7 +250,7 @@ final class EvaluatorTests: XCTestCase {
     func testEvaluate_unknownScope_isNoRoute() {
         let target = MonitorTarget.address(F.ip("fe80::1%nosuch0"))
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.snapshotWithEth0),
-                                      answers: [], in: Self.snapshotWithEth0, supportsDNS: true)
+                                      answers: [], in: Self.snapshotWithEth0, nameServers: .global)
         XCTAssertEqual(path.flags, [])
         XCTAssertEqual(path.status, .unsatisfied)
         XCTAssertEqual(path.unsatisfiedReason, .noRoute)
@@ -266,7 +266,7 @@ final class EvaluatorTests: XCTestCase {
             let questions = Evaluator.questions(for: target, in: Self.snapshotWithEth0)
             // Even if an answer came (IPv6's kernel does answer for a source it does not hold), ownership decides.
             let answers = (questions ?? []).map { _ in F.route(dev: 2) }
-            let path = Evaluator.evaluate(target, questions: questions, answers: answers, in: Self.snapshotWithEth0, supportsDNS: true)
+            let path = Evaluator.evaluate(target, questions: questions, answers: answers, in: Self.snapshotWithEth0, nameServers: .global)
             XCTAssertEqual(path.flags, [], "\(target)")
             XCTAssertEqual(path.status, .unsatisfied, "\(target)")
             XCTAssertEqual(path.unsatisfiedReason, .localAddressUnavailable, "\(target)")
@@ -278,7 +278,7 @@ final class EvaluatorTests: XCTestCase {
     func testEvaluate_pairWithOnlyAHeldLocal_isReachableLocalDirect() {
         let target = MonitorTarget.pair(local: F.ip("10.0.0.2"), remote: nil)
         let questions = Evaluator.questions(for: target, in: Self.snapshotWithEth0)
-        let path = Evaluator.evaluate(target, questions: questions, answers: [], in: Self.snapshotWithEth0, supportsDNS: true)
+        let path = Evaluator.evaluate(target, questions: questions, answers: [], in: Self.snapshotWithEth0, nameServers: .global)
         XCTAssertEqual(path.flags, [.reachable, .isLocalAddress, .isDirect])
         XCTAssertEqual(path.status, .satisfied)
         XCTAssertNil(path.unsatisfiedReason)
@@ -288,7 +288,7 @@ final class EvaluatorTests: XCTestCase {
     func testEvaluate_pairWithOnlyAHeldIPv6Local_isReachable() {
         let target = MonitorTarget.pair(local: F.ip("2001:db8::2"), remote: nil)
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.snapshotWithEth0),
-                                      answers: [], in: Self.snapshotWithEth0, supportsDNS: true)
+                                      answers: [], in: Self.snapshotWithEth0, nameServers: .global)
         XCTAssertEqual(path.flags, [.reachable, .isLocalAddress, .isDirect])
     }
 
@@ -300,7 +300,7 @@ final class EvaluatorTests: XCTestCase {
         for (local, ipv4) in [("10.0.0.2", true), ("2001:db8::2", false)] {
             let target = MonitorTarget.pair(local: F.ip(local), remote: nil)
             let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: Self.snapshotWithEth0),
-                                          answers: [], in: Self.snapshotWithEth0, supportsDNS: true)
+                                          answers: [], in: Self.snapshotWithEth0, nameServers: .global)
             XCTAssertEqual(path.status, .satisfied, local)
             XCTAssertEqual(path.supportsIPv4, ipv4, local)
             XCTAssertEqual(path.supportsIPv6, !ipv4, local)
@@ -311,7 +311,7 @@ final class EvaluatorTests: XCTestCase {
         let target = MonitorTarget.pair(local: F.ip("10.0.0.2"), remote: F.ip("192.0.2.1"))
         let questions = Evaluator.questions(for: target, in: Self.snapshotWithEth0)
         let path = Evaluator.evaluate(target, questions: questions, answers: [F.route(dev: 2, via: ["10.0.0.1"])],
-                                      in: Self.snapshotWithEth0, supportsDNS: true)
+                                      in: Self.snapshotWithEth0, nameServers: .global)
         XCTAssertEqual(path.flags, [.reachable])
         XCTAssertEqual(path.status, .satisfied)
         XCTAssertEqual(path.gateways.map(\.addressString), ["10.0.0.1"])

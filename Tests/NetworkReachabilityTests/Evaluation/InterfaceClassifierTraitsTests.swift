@@ -156,7 +156,7 @@ final class InterfaceClassifierTraitsTests: XCTestCase {
         let question = RouteQuestion.defaultRoute(.ipv4)
         func path(_ index: Int) -> NetworkPath {
             Evaluator.evaluate(.address(F.ip("0.0.0.0")), questions: [question], answers: [F.route(dev: index, via: ["10.0.0.1"])],
-                               in: snapshot, supportsDNS: true)
+                               in: snapshot, nameServers: .global)
         }
         XCTAssertTrue(path(2).isExpensive)
         XCTAssertFalse(path(2).isConstrained)

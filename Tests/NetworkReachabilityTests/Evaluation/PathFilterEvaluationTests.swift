@@ -70,7 +70,7 @@ final class PathFilterEvaluationTests: XCTestCase {
     func testVerdict_noAllowedInterface_isRequiredInterfaceUnavailable() {
         let target = filter(.wifi, [.wifi])
         XCTAssertEqual(Evaluator.questions(for: target, in: Self.snapshot), [])
-        let path = Evaluator.evaluate(target, questions: [], answers: [], in: Self.snapshot, supportsDNS: true)
+        let path = Evaluator.evaluate(target, questions: [], answers: [], in: Self.snapshot, nameServers: .global)
         XCTAssertEqual(path.status, .unsatisfied)
         XCTAssertEqual(path.unsatisfiedReason, .requiredInterfaceUnavailable)
         XCTAssertEqual(path.flags, [])
@@ -81,7 +81,7 @@ final class PathFilterEvaluationTests: XCTestCase {
         let target = filter(.wifi)
         let questions = Evaluator.questions(for: target, in: Self.snapshot)
         let answers = [RouteAnswer](repeating: .failure(errno: ENETUNREACH), count: questions?.count ?? 0)
-        let path = Evaluator.evaluate(target, questions: questions, answers: answers, in: Self.snapshot, supportsDNS: true)
+        let path = Evaluator.evaluate(target, questions: questions, answers: answers, in: Self.snapshot, nameServers: .global)
         XCTAssertEqual(path.unsatisfiedReason, .requiredInterfaceUnavailable, "\(path)")
         XCTAssertFalse(path.supportsIPv4)
         XCTAssertFalse(path.supportsIPv6)
@@ -92,7 +92,7 @@ final class PathFilterEvaluationTests: XCTestCase {
         let questions = Evaluator.questions(for: target, in: Self.snapshot)
         let path = Evaluator.evaluate(target, questions: questions,
                                       answers: [F.route(dev: 3, via: ["10.1.0.1"]), .failure(errno: ENETUNREACH)],
-                                      in: Self.snapshot, supportsDNS: true)
+                                      in: Self.snapshot, nameServers: .global)
         XCTAssertEqual(path.status, .satisfied, "\(path)")
         XCTAssertEqual(path.interface?.name, "wlan0")
         XCTAssertTrue(path.usesInterfaceType(.wifi))
@@ -109,7 +109,7 @@ final class PathFilterEvaluationTests: XCTestCase {
         snapshot.links[4]?.operationalState = .down
         let target = filter(.other)
         let path = Evaluator.evaluate(target, questions: Evaluator.questions(for: target, in: snapshot),
-                                      answers: [F.route(dev: 4), .failure(errno: ENETUNREACH)], in: snapshot, supportsDNS: true)
+                                      answers: [F.route(dev: 4), .failure(errno: ENETUNREACH)], in: snapshot, nameServers: .global)
         XCTAssertEqual(path.status, .unsatisfied, "\(path)")
         XCTAssertEqual(path.unsatisfiedReason, .noCarrier, "\(path)")
         XCTAssertEqual(path.flags, [.reachable, .connectionRequired, .transientConnection, .isDirect])
@@ -129,7 +129,7 @@ final class PathFilterEvaluationTests: XCTestCase {
             guard case .defaultRoute(.ipv4, let oif?) = question else { return .failure(errno: ENETUNREACH) }
             return route(oif, metric: [3: 600, 4: 50, 5: 700][oif] ?? 0)
         }
-        let path = Evaluator.evaluate(target, questions: questions, answers: answers, in: Self.snapshot, supportsDNS: true)
+        let path = Evaluator.evaluate(target, questions: questions, answers: answers, in: Self.snapshot, nameServers: .global)
         XCTAssertEqual(path.interface?.name, "tun0", "\(path)")
     }
 }

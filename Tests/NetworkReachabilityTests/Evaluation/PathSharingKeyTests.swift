@@ -18,7 +18,7 @@ final class PathSharingKeyTests: XCTestCase {
     private func path(_ address: String, _ answer: RouteAnswer) -> (PathSharingKey?, NetworkPath) {
         let target = MonitorTarget.address(F.ip(address))
         let questions = Evaluator.questions(for: target, in: Self.snapshot)
-        let path = Evaluator.evaluate(target, questions: questions, answers: [answer], in: Self.snapshot, supportsDNS: true)
+        let path = Evaluator.evaluate(target, questions: questions, answers: [answer], in: Self.snapshot, nameServers: .global)
         return (PathSharingKey(target: target, questions: questions, answers: [answer]), path)
     }
 

@@ -35,11 +35,11 @@ final class TunnelTests: XCTestCase {
         let target = MonitorTarget.address(F.ip("192.0.2.1"))
         let questions = Evaluator.questions(for: target, in: snapshot)
         let viaTunnel = Evaluator.evaluate(target, questions: questions, answers: [F.route(dev: 3, prefixLength: 1)],
-                                           in: snapshot, supportsDNS: true)
+                                           in: snapshot, nameServers: .global)
         XCTAssertTrue(viaTunnel.isTunneled, "\(viaTunnel)")
         XCTAssertEqual(viaTunnel.interface?.kind, "wireguard")
         let viaVeth = Evaluator.evaluate(target, questions: questions, answers: [F.route(dev: 2, via: ["10.0.0.1"])],
-                                         in: snapshot, supportsDNS: true)
+                                         in: snapshot, nameServers: .global)
         XCTAssertFalse(viaVeth.isTunneled)
         XCTAssertEqual(viaVeth.interface?.kind, "veth")
         XCTAssertFalse(NetworkPath.unsatisfied(.noRoute).isTunneled)

@@ -116,7 +116,7 @@ final class NDUserOptionParserTests: XCTestCase {
 /// networkd's link state file: the `CAPTIVE_PORTAL=` line, checked as an RA's URI.
 final class NetworkdLinkStateTests: XCTestCase {
     private func portal(_ text: String) -> String? {
-        NetworkdCaptivePortals.captivePortal(inText: ArraySlice(Array(text.utf8)))
+        NetworkdLinkRecords.captivePortal(inText: ArraySlice(Array(text.utf8)))
     }
 
     func testCaptivePortalLine() {
