@@ -1,3 +1,4 @@
+import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityResolution
 import ReachabilitySystem
@@ -28,6 +29,8 @@ enum EngineMessage: Sendable {
     case networkdChanged
     /// The namespace's name went away (its watcher).
     case namespaceVanished
+    /// Another thread reads `target`'s path now and waits for it in `reply`.
+    case read(MonitorTarget, reply: ReadReply)
 }
 
 extension NetlinkEngine: EventLoopOwner {
@@ -48,6 +51,9 @@ extension NetlinkEngine: EventLoopOwner {
         case .resolverConfigurationChanged: resolverConfigurationMoved()
         case .networkdChanged: networkdRecordsChanged()
         case .namespaceVanished: namespaceVanished()
+        case .read(let target, let reply):
+            let (path, isResolved) = read(target)
+            reply.give(path, isResolved: isResolved)
         }
     }
 
