@@ -56,7 +56,8 @@ final class ConnectivityScheduleTests: XCTestCase {
     /// 1,000 monitors with the same probe in one namespace share one prober: one request per interval.
     func testThousandMonitorsShareOneProbe_oneRequestPerInterval() throws {
         try withProbeLab { lab in
-            let probe = try ProbeLab.probe(interval: .seconds(3))
+            // An interval the making of 1,000 monitors fits in, also under a sanitizer.
+            let probe = try ProbeLab.probe(interval: .seconds(3 * Int(ReliabilityEnvironment.timeScale)))
             let queue = DispatchQueue(label: "thousand")
             let full = Recorder<Int>()
             var monitors: [PathMonitor] = []

@@ -61,7 +61,14 @@ final class EngineHandle: Sendable {
     /// Evaluates `target` now, with what the socket has queued absorbed first; also tells whether
     /// the path is a state (false: a name still being resolved).
     func readNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
-        loop.submitAndWait { [engine] in engine.value.read(target) } ?? (.unsatisfied(.namespaceUnavailable), true)
+        if loop.inLoop { return engine.value.read(target) }
+        // A typed message and the thread's own reply slot: a read allocates nothing of its own.
+        let reply = ReadReply.take()
+        guard loop.send(.read(target, reply: reply)) else {
+            reply.abandon()
+            return (.unsatisfied(.namespaceUnavailable), true)
+        }
+        return reply.wait()
     }
 
     /// `readNoting`'s path.

@@ -1,3 +1,4 @@
+import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityResolution
 import ReachabilitySystem
@@ -27,6 +28,8 @@ enum EngineMessage: Sendable {
     case configurationChanged(ConfigurationWatcher.Changes)
     /// The namespace's name went away (its watcher).
     case namespaceVanished
+    /// Another thread reads `target`'s path now and waits for it in `reply`.
+    case read(MonitorTarget, reply: ReadReply)
 }
 
 extension NetlinkEngine: EventLoopOwner {
@@ -46,6 +49,9 @@ extension NetlinkEngine: EventLoopOwner {
         case .resolutionFinished(let name, let outcome): resolutionFinished(name, outcome)
         case .configurationChanged(let changes): configurationChanged(changes)
         case .namespaceVanished: namespaceVanished()
+        case .read(let target, let reply):
+            let (path, isResolved) = read(target)
+            reply.give(path, isResolved: isResolved)
         }
     }
 
