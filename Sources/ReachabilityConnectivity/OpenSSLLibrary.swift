@@ -31,11 +31,6 @@ package final class OpenSSLLibrary: @unchecked Sendable {  // `let`s only, set o
         }.get()
     }
 
-    /// Whether the process has loaded OpenSSL: for tests ("nothing of TLS without an https:// probe").
-    package static var isLoaded: Bool {
-        loaded.withLock { if case .success = $0 { true } else { false } }
-    }
-
     private static func load() -> Result<OpenSSLLibrary, OpenSSLUnavailable> {
         // libssl needs libcrypto: opening libcrypto first makes a missing one the error named.
         guard let crypto = dlopen(OpenSSLUnavailable.cryptoLibrary, RTLD_NOW | RTLD_LOCAL) else {
