@@ -36,14 +36,11 @@ let package = Package(
             // Debian and Ubuntu; Fedora, RHEL/UBI, Amazon Linux (dnf and yum). scripts/bootstrap installs either.
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"]), .yum(["libnl3-devel"])]
         ),
-        // OpenSSL 3 for https:// connectivity probes; only ReachabilityConnectivity imports it, and
-        // nothing of it runs unless an https:// probe is configured.
-        .systemLibrary(
-            name: "COpenSSL",
-            path: "Modules/COpenSSL",
-            pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"]), .yum(["openssl-devel"])]
-        ),
+        // OpenSSL 3's headers for https:// connectivity probes (libssl-dev, openssl-devel); only
+        // ReachabilityConnectivity imports it. Not linked: the first https:// probe or captive-portal
+        // API fetch loads libssl.so.3 with dlopen (OpenSSLLibrary), so a process without one maps none
+        // of it, and the command runs where libssl3 is not installed.
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL"),
         // ReachabilityFlags declared in C so it can appear in a @convention(c) callback type.
         .target(name: "CReachabilityFlags"),
         // The layers of the core, each a module, so the compiler keeps the arrows one way

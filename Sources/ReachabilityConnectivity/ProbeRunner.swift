@@ -55,6 +55,15 @@ package struct ProbeRunner {
         with addresses: [IPAddress], deadline: ContinuousClock.Instant,
         _ exchange: (any ProbeTransport, IPAddress) throws(ProbeFailure) -> Answer
     ) -> Result<Answer, ProbeFailure> {
+        if probe.kind == .https {
+            // Without OpenSSL no https:// exchange can succeed: say what to install, not what the
+            // connection met (a refused or silent server would hide the missing package).
+            do throws(OpenSSLUnavailable) {
+                _ = try OpenSSLLibrary.shared()
+            } catch {
+                return .failure(error.probeFailure)
+            }
+        }
         var lastFailure = ProbeFailure.failed("no address")
         for (index, address) in addresses.enumerated() {
             do throws(ProbeFailure) {

@@ -19,6 +19,9 @@ package final class TLSConnection: ProbeTransport {
     private let connection: ProbeConnection
     /// `SSL *`.
     private let ssl: OpaquePointer
+    /// The context, which holds the loaded library the connection calls.
+    private let context: TLSContext
+    private var openSSL: COpenSSL_Functions { context.openSSL.functions }
 
     /// Runs the handshake over `connection` for `probe`'s host.
     ///
@@ -27,37 +30,40 @@ package final class TLSConnection: ProbeTransport {
     ///   ...), `.cancelled` on a cancel.
     package init(over connection: ProbeConnection, probe: ConnectivityProbe) throws(ProbeFailure) {
         let context = try TLSContext.shared(caFile: probe.caFile)
-        ERR_clear_error()
-        guard let ssl = SSL_new(context.pointer) else {
-            throw .tls("handshake failed", detail: "SSL_new: \(TLSError.queued())")
+        let openSSL = context.openSSL.functions
+        openSSL.ERR_clear_error()
+        guard let ssl = openSSL.SSL_new(context.pointer) else {
+            throw .tls("handshake failed", detail: "SSL_new: \(TLSError.queued(context.openSSL))")
         }
         self.connection = connection
         self.ssl = ssl
-        guard SSL_set_fd(ssl, connection.descriptor) == 1 else {
-            throw .tls("handshake failed", detail: "SSL_set_fd: \(TLSError.queued())")
+        self.context = context
+        guard openSSL.SSL_set_fd(ssl, connection.descriptor) == 1 else {
+            throw .tls("handshake failed", detail: "SSL_set_fd: \(TLSError.queued(context.openSSL))")
         }
         let isAddress = (try? IPAddress(probe.host)) != nil
         if isAddress {
             // An address is checked against the certificate's IP entries; RFC 6066 sends no SNI for it.
-            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), probe.host) == 1 else {
-                throw .tls("handshake failed", detail: "cannot check the address \(probe.host): \(TLSError.queued())")
+            guard openSSL.X509_VERIFY_PARAM_set1_ip_asc(openSSL.SSL_get0_param(ssl), probe.host) == 1 else {
+                throw .tls("handshake failed", detail: "cannot check the address \(probe.host): \(TLSError.queued(context.openSSL))")
             }
         } else {
-            guard COpenSSL_setServerName(ssl, probe.host) == 1, SSL_set1_host(ssl, probe.host) == 1 else {
-                throw .tls("handshake failed", detail: "cannot set the host name \(probe.host): \(TLSError.queued())")
+            guard withUnsafePointer(to: openSSL, { COpenSSL_setServerName($0, ssl, probe.host) }) == 1,
+                  openSSL.SSL_set1_host(ssl, probe.host) == 1 else {
+                throw .tls("handshake failed", detail: "cannot set the host name \(probe.host): \(TLSError.queued(context.openSSL))")
             }
         }
         try handshake()
     }
 
-    deinit { SSL_free(ssl) }  // the socket is the connection's to close
+    deinit { openSSL.SSL_free(ssl) }  // the socket is the connection's to close
 
     private func handshake() throws(ProbeFailure) {
         while true {
-            ERR_clear_error()
-            let result = SSL_connect(ssl)
+            openSSL.ERR_clear_error()
+            let result = openSSL.SSL_connect(ssl)
             if result == 1 { return }
-            let code = SSL_get_error(ssl, result)
+            let code = openSSL.SSL_get_error(ssl, result)
             let errorNumber = errno
             switch code {
             case SSL_ERROR_WANT_READ: try waitDuringHandshake(for: Int16(POLLIN))
@@ -79,17 +85,17 @@ package final class TLSConnection: ProbeTransport {
     /// What a failed handshake means: the certificate's verdict when it was checked and failed,
     /// else the handshake itself (a reset, a peer that does not speak TLS, no common protocol).
     private func handshakeFailure(code: Int32, errno errorNumber: Int32) -> ProbeFailure {
-        let verdict = Int32(truncatingIfNeeded: SSL_get_verify_result(ssl))
+        let verdict = Int32(truncatingIfNeeded: openSSL.SSL_get_verify_result(ssl))
         if verdict != X509_V_OK {
-            let text = String(cString: X509_verify_cert_error_string(Int(verdict)))
+            let text = openSSL.X509_verify_cert_error_string(Int(verdict)).map { String(cString: $0) } ?? "error \(verdict)"
             return .tls(Self.certificateKind(verdict), detail: "certificate: \(text)")
         }
         if code == SSL_ERROR_SYSCALL {
-            let queued = TLSError.queued()
+            let queued = TLSError.queued(context.openSSL)
             let why = errorNumber == 0 ? "the peer closed the connection" : ReachabilityError.errnoName(errorNumber)
             return .tls("handshake failed", detail: "TLS handshake: \(why)\(queued == "no detail" ? "" : " (\(queued))")")
         }
-        return .tls("handshake failed", detail: "TLS handshake: \(TLSError.queued())")
+        return .tls("handshake failed", detail: "TLS handshake: \(TLSError.queued(context.openSSL))")
     }
 
     /// The reason's word for an `X509_V_ERR_*` verdict.
@@ -110,26 +116,26 @@ package final class TLSConnection: ProbeTransport {
     package func send(_ bytes: [UInt8]) throws(ProbeFailure) {
         var sent = 0
         while sent < bytes.count {
-            ERR_clear_error()
-            let count = bytes[sent...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32(clamping: $0.count)) }
+            openSSL.ERR_clear_error()
+            let count = bytes[sent...].withUnsafeBytes { openSSL.SSL_write(ssl, $0.baseAddress, Int32(clamping: $0.count)) }
             if count > 0 {
                 sent += Int(count)
                 continue
             }
-            try waitOrFail(SSL_get_error(ssl, count), errno: errno, doing: "send")
+            try waitOrFail(openSSL.SSL_get_error(ssl, count), errno: errno, doing: "send")
         }
     }
 
     package func receive(into buffer: inout [UInt8], limit: Int) throws(ProbeFailure) -> Bool {
         while true {
             var chunk = [UInt8](repeating: 0, count: max(1, min(limit, 4096)))
-            ERR_clear_error()
-            let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            openSSL.ERR_clear_error()
+            let count = chunk.withUnsafeMutableBytes { openSSL.SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
                 buffer += chunk[0..<Int(count)]
                 return true
             }
-            let code = SSL_get_error(ssl, count)
+            let code = openSSL.SSL_get_error(ssl, count)
             let errorNumber = errno
             // A close (close_notify, or a plain EOF: `SSL_OP_IGNORE_UNEXPECTED_EOF`) ends the answer.
             if code == SSL_ERROR_ZERO_RETURN || (code == SSL_ERROR_SYSCALL && errorNumber == 0) { return false }
@@ -144,7 +150,7 @@ package final class TLSConnection: ProbeTransport {
         case SSL_ERROR_WANT_WRITE: try connection.wait(for: Int16(POLLOUT), doing: what)
         case SSL_ERROR_SYSCALL: throw .failed("\(what): \(ReachabilityError.errnoName(errorNumber))")
         // A TLS error after the handshake (a bad record, an alert): the peer broke the session.
-        default: throw .tls("connection failed", detail: "\(what): \(TLSError.queued())")
+        default: throw .tls("connection failed", detail: "\(what): \(TLSError.queued(context.openSSL))")
         }
     }
 }

@@ -8,7 +8,7 @@ import Musl
 
 /// The running `demo`: monitors, the change timer, the stop timer and the signals all on one
 /// serial queue, so records and the narration of each change come out in order and the cleanup
-/// never runs beside a change. The main thread parks in `dispatchMain()`.
+/// never runs beside a change. The main thread parks (`MainThread.park()`).
 struct DemoSession {
     /// `--duration`: stop after this many seconds; nil to run until a signal.
     var duration: Double?
@@ -97,7 +97,7 @@ struct DemoSession {
         }
 
         withExtendedLifetime((monitors, sources)) {
-            dispatchMain()
+            MainThread.park()
         }
     }
 }

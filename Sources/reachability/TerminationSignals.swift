@@ -32,9 +32,9 @@ enum TerminationSignals {
     /// One source per signal, calling `handler` on `queue`; returns once libdispatch has
     /// registered them. Keep them alive.
     ///
-    /// Waiting for the registration matters: `dispatchMain()` parks the main thread in
-    /// `sigsuspend` with no signal blocked, and until libdispatch has installed its own handler
-    /// for a source, a signal taken there would meet `SIG_IGN` and be lost.
+    /// Waiting for the registration matters: until libdispatch has installed its own handler
+    /// for a source, a signal taken by a thread that does not block it would meet `SIG_IGN` and
+    /// be lost.
     static func makeSources(
         _ numbers: [Int32] = numbers, queue: DispatchQueue, handler: @escaping @Sendable () -> Void
     ) -> [any DispatchSourceSignal] {

@@ -8,7 +8,7 @@ import Musl
 #endif
 
 /// The running `wait`: the monitors' paths and the timeout are delivered on one serial queue, so
-/// whichever comes first decides the status. Nothing polls; the main thread parks in `dispatchMain()`.
+/// whichever comes first decides the status. Nothing polls; the main thread parks (`MainThread.park()`).
 ///
 /// Make it before the monitors: the timeout then counts their setup (a host name's first
 /// resolution) too.
@@ -93,7 +93,7 @@ struct WaitSession {
         }
         all.forEach { $0.start(queue: queue) }
         withExtendedLifetime((all, timer)) {
-            dispatchMain()
+            MainThread.park()
         }
     }
 

@@ -10,7 +10,7 @@ import Musl
 /// message was read (one thread wake-up a change), and the printer writes each record whole under
 /// its lock, so records of several targets never interleave. The stop conditions (SIGINT, SIGTERM,
 /// the timeout) are dispatch sources on a queue of the session's. Nothing polls or sleeps; the
-/// main thread parks in `dispatchMain()`.
+/// main thread parks (`MainThread.park()`).
 ///
 /// Make it before the monitors: it holds the signals before the library starts threads, and
 /// the stop conditions apply while the monitors are being made.
@@ -52,7 +52,7 @@ struct WatchSession {
             monitor.scheduleOnEngineThread()
         }
         withExtendedLifetime((targets.map(\.monitor), stopSources)) {
-            dispatchMain()
+            MainThread.park()
         }
     }
 }
