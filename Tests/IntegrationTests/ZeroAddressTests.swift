@@ -149,6 +149,8 @@ final class GeneralPathTests: XCTestCase {
             // `ip netns exec` puts /etc/netns/NAME/resolv.conf in place of /etc/resolv.conf
             let plan = AddressPlan.ipv4
             try ns.addLAN(plan)
+            // A satisfied path: one without a usable interface supports no DNS whatever the file says.
+            try ns.ip("route", "add", "default", "via", plan.gateway)
             try ns.setResolvConf("# no name server\nsearch example.org\n")
             XCTAssertFalse(try ns.generalMonitor().currentPath.supportsDNS, "a resolv.conf without nameserver")
             try ns.setResolvConf("nameserver 192.0.2.53\n")
