@@ -5,6 +5,7 @@ import os
 import socketserver
 import ssl
 import threading
+import time
 
 
 def tls_arguments():
@@ -31,6 +32,7 @@ class State:
         self.default_mode = default_mode
         self.lock = threading.Lock()
         self.counts = {}
+        self.times = {}
 
     def write(self, name, text):
         """Writes DIR/name atomically (a test may read it at any moment)."""
@@ -48,9 +50,12 @@ class State:
             return self.default_mode
 
     def count(self, name):
-        """Adds one to the count DIR/name."""
+        """Adds one to the count DIR/name, and the moment (CLOCK_MONOTONIC seconds, one clock for
+        every namespace) to DIR/name-times, one a line, so a test can tell how far apart they came."""
         with self.lock:
             self.counts[name] = self.counts.get(name, 0) + 1
+            self.times.setdefault(name, []).append("%.6f" % time.monotonic())
+            self.write(name + "-times", "\n".join(self.times[name]) + "\n")
             self.write(name, str(self.counts[name]))
 
 

@@ -78,6 +78,13 @@ final class ProbeLab: @unchecked Sendable {  // `let`s only, and a Process used 
         (try? String(contentsOfFile: stateDirectory + "/connections", encoding: .utf8)).flatMap { Int($0) } ?? -1
     }
 
+    /// When the server accepted each connection so far, in seconds of CLOCK_MONOTONIC (one clock
+    /// for every namespace), in order.
+    var connectionTimes: [Double] {
+        let text = (try? String(contentsOfFile: stateDirectory + "/connections-times", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { Double($0) }
+    }
+
     fileprivate func stop() {
         if server.isRunning {
             server.terminate()
