@@ -88,7 +88,7 @@ private func waitUntilQuiet(_ engine: EngineHandle) throws {
     try waitUntil("the engine saw no kernel event for 300 ms") {
         let events = engine.onLoop { engine -> Int in
             engine.absorbForRead()
-            return engine.counters.kernelEvents
+            return engine.report.counters.kernelEvents
         } ?? -1
         if events != last.events { last = (events, Date()) }
         return Date().timeIntervalSince(last.since) >= 0.3

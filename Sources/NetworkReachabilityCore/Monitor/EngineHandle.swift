@@ -43,7 +43,7 @@ final class EngineHandle: Sendable {
         let engine = try NetlinkEngine(namespace: namespace, identity: identity, policy: policy, loop: loop,
                                        published: published, resolvers: resolvers, metrics: metrics)
         let eventSocket = engine.sockets!.events.fileDescriptor
-        nameServerSources = engine.nameServers.sources
+        nameServerSources = engine.resolverConfiguration.nameServers.sources
         // The thread starts last: nothing else has touched the engine before it, nothing but it after.
         try loop.start(owner: engine, eventSocket: eventSocket)
         self.loop = loop

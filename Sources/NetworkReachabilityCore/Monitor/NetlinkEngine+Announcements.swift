@@ -31,16 +31,16 @@ extension NetlinkEngine {
     /// Counts the drain's refused announcements and logs each (up to the drain's detail limit) at
     /// debug level: the interface, what was wrong, and the value escaped, never its raw bytes.
     func countRefusals(in result: DrainResult) {
-        counters.refusedAnnouncements += result.refusedAnnouncements
+        report.counters.refusedAnnouncements += result.refusedAnnouncements
         for refusal in result.refusals {
-            logger.debug("refused a captive-portal announcement", metadata: [
-                "namespace": "\(namespace)", "interface": "\(refusal.interfaceIndex)",
+            identity.logger.debug("refused a captive-portal announcement", metadata: [
+                "namespace": "\(identity.namespace)", "interface": "\(refusal.interfaceIndex)",
                 "reason": "\(refusal.reason)", "value": "\(refusal.value)",
             ])
         }
         let untold = result.refusedAnnouncements - result.refusals.count
         if untold > 0 {
-            logger.debug("refused more captive-portal announcements", metadata: ["namespace": "\(namespace)", "count": "\(untold)"])
+            identity.logger.debug("refused more captive-portal announcements", metadata: ["namespace": "\(identity.namespace)", "count": "\(untold)"])
         }
     }
 }

@@ -9,12 +9,12 @@ import Dispatch
 /// Evaluation passes and deliveries.
 extension NetlinkEngine {
     func publishEvaluationsOfAll() {
-        publishEvaluations(of: Array(subscribers.values))
+        publishEvaluations(of: Array(subscriptions.all))
     }
 
     /// Re-evaluates the subscribers that watch `name`.
     func publishEvaluations(ofHost name: String) {
-        publishEvaluations(of: subscribers.values.filter { $0.target == .host(name) })
+        publishEvaluations(of: subscriptions.all.filter { $0.target == .host(name) })
     }
 
     /// Deliveries go out in batches of this many monitors: the first monitors hear of a change
@@ -25,16 +25,16 @@ extension NetlinkEngine {
     @discardableResult
     func publishEvaluations(of cores: [MonitorCore], reusingAnswers: Bool = false) -> [MonitorCore] {
         guard !cores.isEmpty else { return [] }
-        counters.reevaluations += 1
+        report.counters.reevaluations += 1
         var batch: [MonitorCore.PendingDelivery] = []
         batch.reserveCapacity(min(cores.count, Self.deliveryBatch))
         var unchanged: [MonitorCore] = []
         evaluate(cores.map(\.target), reusingAnswers: reusingAnswers, interning: false) { position, path in
             guard let path else { return }
             let core = cores[position]
-            noteInterface(of: path, for: core)
+            subscriptions.note(path, for: core)
             let update = core.publish(path)
-            if update.changed { metrics?.record(path, of: core.target) } else { unchanged.append(core) }
+            if update.changed { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             guard let delivery = update.delivery else { return }
             batch.append(delivery)
             if batch.count == Self.deliveryBatch {
@@ -44,19 +44,6 @@ extension NetlinkEngine {
         }
         MonitorCore.deliver(batch)
         return unchanged
-    }
-
-    /// Keeps the interface `path` leaves by as `core`'s, for picking whom a link change can move.
-    func noteInterface(of path: NetworkPath, for core: MonitorCore) {
-        let id = ObjectIdentifier(core)
-        guard subscribers[id] != nil else { return }
-        subscriberInterfaces[id] = path.interface?.index
-    }
-
-    /// The resolution a host target is evaluated with; nil for other targets.
-    func resolution(for target: MonitorTarget) -> HostResolution? {
-        guard case .host(let name) = target else { return nil }
-        return hosts[name]?.resolution ?? HostResolution()
     }
 
     /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
@@ -82,33 +69,28 @@ extension NetlinkEngine {
             for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
             return
         }
-        if cachedNameServers == nil || configurationWatcher?.isWatching != true {
-            cachedNameServers = nameServers.refresh(linkServers: sockets.networkd?.nameServersByLink ?? [:])
-        }
-        let nameServers = cachedNameServers ?? .none
+        let nameServers = resolverConfiguration.scope(linkServers: sockets.networkd?.nameServersByLink ?? [:])
         let oracle = RouteOracle(socket: sockets.lookup)
         var pass: EvaluationPass
         // Taken out of the memory while in use, so the pass's tables are its own (no copy on
         // write), and put back cleared at the end.
-        let template = memory.template
-        memory.template = nil
-        if let template, template.fits(routingGeneration: routingGeneration, nameServers: nameServers) {
+        let template = model.template
+        model.template = nil
+        if let template, template.fits(generation: model.generation, nameServers: nameServers) {
             pass = template.pass
         } else {
             // The interfaces' preference is asked once per routing generation.
-            let preference = memory.preference
-            let known = preference?.generation == routingGeneration ? preference?.metrics : nil
-            pass = EvaluationPass(snapshot: snapshot, nameServers: nameServers, knownPreference: known)
+            pass = EvaluationPass(snapshot: model.snapshot, nameServers: nameServers, knownPreference: model.currentPreference)
             if pass.needsPreference {
-                let questions = pass.preferenceQuestions
-                pass.takePreference(oracle.answers(questions))
-                counters.lookups += questions.count
-                memory.preference = (routingGeneration, pass.preference)
+                let asked = pass.preferenceQuestions
+                pass.takePreference(oracle.answers(asked))
+                report.counters.lookups += asked.count
+                model.preference = (model.generation, pass.preference)
             }
         }
         // A turn whose messages were only route messages asks again only what they cover; the
         // rest of the book is still the kernel's answer (`AnswerBook`).
-        if reusingAnswers { pass.consult(memory.answers.lend()) }
+        if reusingAnswers { pass.consult(questions.answers.lend()) }
         // Equal targets (ten thousand monitors of one destination) are evaluated once a pass and
         // share the path; a lone target needs no table for that.
         let distinct = targets.count > 1 ? DistinctTargets(targets) : nil
@@ -125,25 +107,25 @@ extension NetlinkEngine {
             if slot == evaluatedCount {
                 let batch = slot..<min(slot + EvaluationPass.batchSize, evaluated.count)
                 evaluatedCount = batch.upperBound
-                let resolutions = batch.map { resolution(for: evaluated[$0]) }
+                let resolutions = batch.map { names.resolution(for: evaluated[$0]) }
                 let asked = zip(batch, resolutions).map { pass.questions(for: evaluated[$0], resolution: $1) }
                 let missing = pass.unanswered(asked)
                 if !missing.isEmpty {
                     pass.take(oracle.answers(missing), for: missing)
-                    counters.lookups += missing.count
+                    report.counters.lookups += missing.count
                 }
                 for (offset, index) in batch.enumerated() {
                     let resolution = resolutions[offset]
                     let path = resolution?.state == .pending && !includingPending
                         ? nil : pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution)
-                    if distinct == nil { body(index, interning ? path.map { memory.recentPaths.interned($0) } : path) } else { paths.append(path) }
+                    if distinct == nil { body(index, interning ? path.map { questions.recentPaths.interned($0) } : path) } else { paths.append(path) }
                 }
             }
             if distinct != nil { body(position, paths[slot]) }
         }
         noteExpiries(pass.answers)
-        if reusingAnswers { memory.answers.restore(pass.returnKnown()) } else { memory.answers.record(pass.answers) }
+        if reusingAnswers { questions.answers.restore(pass.returnKnown()) } else { questions.answers.record(pass.answers) }
         pass.clearAnswers()
-        memory.template = .init(routingGeneration: routingGeneration, nameServers: nameServers, pass: pass)
+        model.template = .init(generation: model.generation, nameServers: nameServers, pass: pass)
     }
 }

@@ -27,11 +27,11 @@ extension NetlinkEngine {
         armAnnouncementRelease(from: sockets)
         guard result.anythingChanged else { return }
         forgetAnswers(movedBy: result)
-        var change = pending ?? PendingChange(base: snapshot)
+        var change = questions.pending ?? PendingChange(base: model.snapshot)
         change.drained.formUnion(result)
         change.mayBeUnfinished = change.mayBeUnfinished || (result.hadDeletions && !finished)
-        pending = change
-        if result.linksOrAddressesChanged { snapshot = sockets.freshSnapshot() }
+        questions.pending = change
+        if result.linksOrAddressesChanged { model.snapshot = sockets.freshSnapshot() }
     }
 
     /// How many times `settle` waits for the kernel's operations before it leaves the rest to a
@@ -62,7 +62,7 @@ extension NetlinkEngine {
             guard latest.hadDeletions || latest.linksOrAddressesChanged else { return (result, true) }
             guard !latest.overrun, latest.messages <= Self.settleMessageLimit,
                   sockets.lookup.awaitRoutingLock() else { return (result, false) }
-            counters.settles += 1
+            report.counters.settles += 1
             latest = sockets.events.drain()
             result.formUnion(latest)
         }
@@ -78,12 +78,12 @@ extension NetlinkEngine {
     /// leave by them or had no route (`LinkChanges`); with only those, just the subscribers they
     /// can move are asked about again.
     func propagate() {
-        guard let change = pending else { return }
-        pending = nil
+        guard let change = questions.pending else { return }
+        questions.pending = nil
         let result = change.drained
         if result.overrun { scheduleResync() }
         if !result.movedRouters.isEmpty || result.userOptions { silentStateHinted(routers: result.movedRouters) }
-        let links = LinkChanges(from: change.base, to: snapshot)
+        let links = LinkChanges(from: change.base, to: model.snapshot)
         var changes = result.routeChanges
         guard !links.isEmpty || !changes.isEmpty else { return }
         if result.hadDeletions && links.touchesAvailableLinks {
@@ -117,15 +117,15 @@ extension NetlinkEngine {
         let isBroad = links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes
         var cores: [MonitorCore]
         if isBroad {
-            routingGeneration &+= 1
-            cores = Array(subscribers.values)
+            model.routingMoved()
+            cores = Array(subscriptions.all)
         } else {
-            counters.scopedReevaluations += 1
-            cores = subscribers.values.filter { core in
-                if links.mayMove(core.target, lastInterface: subscriberInterfaces[ObjectIdentifier(core)]) { return true }
+            report.counters.scopedReevaluations += 1
+            cores = subscriptions.all.filter { core in
+                if links.mayMove(core.target, lastInterface: subscriptions.lastInterface(of: core)) { return true }
                 guard !changes.isEmpty else { return false }
-                let questions = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target))
-                return questions?.contains(where: changes.affects) ?? false
+                let asked = Evaluator.questions(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target))
+                return asked?.contains(where: changes.affects) ?? false
             }
             let covered = Set(cores.map(ObjectIdentifier.init))
             cores += named.filter { !covered.contains(ObjectIdentifier($0)) }
@@ -138,13 +138,13 @@ extension NetlinkEngine {
     /// Names resolve again when links or addresses changed, or a default route's verdict did:
     /// the answer of a split-horizon or link-local name server may depend on them.
     func resolveHostsIfNetworkMoved(linksOrAddressesMoved: Bool) {
-        guard !hosts.isEmpty, let sockets else { return }
+        guard !names.isEmpty, let sockets else { return }
         let oracle = RouteOracle(socket: sockets.lookup)
         let verdicts = [RouteQuestion.defaultRoute(.ipv4), RouteQuestion.defaultRoute(.ipv6)].map {
-            Evaluator.verdict(for: oracle.answer($0), in: snapshot)
+            Evaluator.verdict(for: oracle.answer($0), in: model.snapshot)
         }
-        if linksOrAddressesMoved || verdicts != defaultRouteVerdicts {
-            defaultRouteVerdicts = verdicts
+        if linksOrAddressesMoved || verdicts != names.defaultRouteVerdicts {
+            names.defaultRouteVerdicts = verdicts
             resolveAllHosts()
         }
     }
@@ -154,26 +154,20 @@ extension NetlinkEngine {
     /// later message tells when it is gone. Deletions within the delay share one second look;
     /// dedupe keeps it silent when nothing moved.
     func scheduleSecondLook(_ look: SecondLook) {
-        guard !look.isEmpty else { return }
-        if var pending = secondLook {
-            pending.formUnion(look)
-            secondLook = pending
-            return
-        }
-        secondLook = look
+        guard !look.isEmpty, questions.addSecondLook(look) else { return }
         // The event loop's timer: one wake-up, where `asyncAfter` costs dispatch two.
         _ = loop.schedule(at: .now() + Self.secondLookDelay, .secondLook)
     }
 
     /// The second look's time has come.
     func secondLookDue() {
-        guard let pending = secondLook else { return }
-        secondLook = nil
+        guard let look = questions.secondLook else { return }
+        questions.secondLook = nil
         guard sockets != nil else { return }
-        counters.secondLooks += 1
-        if pending.movesDefaultRoutes { routingGeneration &+= 1 }
-        let named = pending.cores.values.filter { subscribers[ObjectIdentifier($0)] != nil }
-        publishMoved(by: pending.routes, links: pending.links, alsoLookingAt: named)
+        report.counters.secondLooks += 1
+        if look.movesDefaultRoutes { model.routingMoved() }
+        let named = look.cores.values.filter { subscriptions.contains(ObjectIdentifier($0)) }
+        publishMoved(by: look.routes, links: look.links, alsoLookingAt: named)
     }
 
     /// For a read: what the socket holds is absorbed and propagated first, as the loop would
@@ -187,9 +181,9 @@ extension NetlinkEngine {
     /// (links, addresses, rules, nexthops, an overrun, a router's neighbour state) empties it.
     func forgetAnswers(movedBy result: DrainResult) {
         if Self.movesOnlyRoutes(result) {
-            memory.answers.forget(movedBy: result.routeChanges)
+            questions.answers.forget(movedBy: result.routeChanges)
         } else {
-            memory.answers.forgetAll()
+            questions.answers.forgetAll()
         }
     }
 
@@ -200,50 +194,42 @@ extension NetlinkEngine {
     }
 
     func count(_ result: DrainResult) {
-        counters.kernelEvents += result.messages
+        report.counters.kernelEvents += result.messages
         if result.forgedDropped > 0 {
-            counters.forgedMessagesDropped += result.forgedDropped
-            logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])
+            report.counters.forgedMessagesDropped += result.forgedDropped
+            identity.logger.debug("dropped netlink messages not sent by the kernel", metadata: ["count": "\(result.forgedDropped)"])
         }
         if result.refusedAnnouncements > 0 { countRefusals(in: result) }
         if result.overrun {
-            counters.overruns += 1
-            logger.notice("netlink receive buffer overran; resyncing from fresh dumps", metadata: ["namespace": "\(namespace)"])
+            report.counters.overruns += 1
+            identity.logger.notice("netlink receive buffer overran; resyncing from fresh dumps", metadata: ["namespace": "\(identity.namespace)"])
         }
     }
 
+    /// Resyncs now, or when the pacing allows (`ResyncPacing`).
     func scheduleResync() {
-        guard !resyncScheduled else { return }
-        let earliest = lastResync + Self.minimumResyncInterval
-        if DispatchTime.now() >= earliest {
-            resync()
-        } else {
-            resyncScheduled = true
-            _ = loop.schedule(at: earliest, .resync)
+        switch questions.resync.step() {
+        case .now: resync()
+        case .at(let moment): _ = loop.schedule(at: moment, .resync)
+        case .alreadySet: break
         }
-    }
-
-    /// The paced resync's time has come.
-    func resyncDue() {
-        resyncScheduled = false
-        resync()
     }
 
     /// Refills the caches from fresh dumps, then re-evaluates everything: the difference reaches
     /// the monitors through the normal callbacks.
     func resync() {
         guard let sockets else { return }
-        lastResync = .now()
-        counters.resyncs += 1
-        routingGeneration &+= 1
+        questions.resync.started()
+        report.counters.resyncs += 1
+        model.routingMoved()
         _ = sockets.events.drain()
-        memory.answers.forgetAll()
+        questions.answers.forgetAll()
         do {
             try sockets.refill()
         } catch {
-            logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error)"])
+            identity.logger.notice("resync failed; keeping the last state", metadata: ["error": "\(error)"])
         }
-        snapshot = sockets.freshSnapshot()
+        model.snapshot = sockets.freshSnapshot()
         publishEvaluationsOfAll()
     }
 }

@@ -25,7 +25,7 @@ struct ExpiryState {
 extension NetlinkEngine {
     /// Takes the expiries and routers of a pass's answers, then sets the timer and the groups.
     func noteExpiries(_ answers: [RouteQuestion: RouteAnswer]) {
-        if subscribers.isEmpty {
+        if subscriptions.isEmpty {
             // Nobody listens: nothing to keep true.
             guard !expiry.book.isEmpty || expiry.timer != nil else { return }
             expiry.book = ExpiryBook()
@@ -89,19 +89,19 @@ extension NetlinkEngine {
         guard !questions.isEmpty else { return }
         var held = Set<RouteQuestion>()
         var cores: [MonitorCore] = []
-        for core in subscribers.values {
-            guard let asked = Evaluator.questions(for: core.target, in: snapshot, resolution: resolution(for: core.target)) else { continue }
+        for core in subscriptions.all {
+            guard let asked = Evaluator.questions(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target)) else { continue }
             held.formUnion(asked)
             if asked.contains(where: questions.contains) { cores.append(core) }
         }
         // The interfaces' order follows the default routes: asked again with them.
         if questions.contains(where: { if case .defaultRoute = $0 { true } else { false } }) {
-            routingGeneration &+= 1
+            model.routingMoved()
             held.formUnion(questions.filter { if case .defaultRoute(_, let interface) = $0 { interface != nil } else { false } })
         }
         expiry.book.keepOnly(held)
         guard !cores.isEmpty else { return }
-        counters.silentStateLooks += 1
+        report.counters.silentStateLooks += 1
         publishEvaluations(of: cores)
     }
 }

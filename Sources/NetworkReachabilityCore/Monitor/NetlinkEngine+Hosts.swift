@@ -13,13 +13,13 @@ extension NetlinkEngine {
     func registerHost(_ name: String, options: HostResolutionOptions) {
         let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
         let timeout = options.firstResolutionTimeout.nanosecondsClamped
-        let isNew = hosts[name] == nil
-        hosts[name, default: HostEntry()].intervals.append(interval)
+        let isNew = names.entries[name] == nil
+        names.entries[name, default: HostEntry()].intervals.append(interval)
         armTimer(for: name)
         if isNew {
             resolve(name)
         }
-        if hosts[name]?.resolution.state == .pending {
+        if names.entries[name]?.resolution.state == .pending {
             _ = loop.schedule(at: .now() + .nanoseconds(timeout), .firstResolutionTimeout(name))
         }
     }
@@ -27,14 +27,14 @@ extension NetlinkEngine {
     /// Removes a monitor of `name`; the name is forgotten with its last monitor.
     func unregisterHost(_ name: String, options: HostResolutionOptions) {
         let interval = max(options.reresolveInterval.nanosecondsClamped, 100_000_000)
-        guard var entry = hosts[name] else { return }
+        guard var entry = names.entries[name] else { return }
         if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
         if entry.intervals.isEmpty {
             entry.timer.map { loop.cancel($0) }
             entry.releaseWaiters()
-            hosts[name] = nil
+            names.entries[name] = nil
         } else {
-            hosts[name] = entry
+            names.entries[name] = entry
             armTimer(for: name)
         }
     }
@@ -42,8 +42,8 @@ extension NetlinkEngine {
     /// Runs `then` once the first resolution of `name` finished (or timed out, or the namespace
     /// vanished). - Returns: false, running nothing, when it is not pending.
     func awaitFirstResolution(of name: String, then: @escaping @Sendable () -> Void) -> Bool {
-        guard hosts[name]?.resolution.state == .pending else { return false }
-        hosts[name]?.waiters.append(then)
+        guard names.entries[name]?.resolution.state == .pending else { return false }
+        names.entries[name]?.waiters.append(then)
         return true
     }
 
@@ -51,13 +51,13 @@ extension NetlinkEngine {
 
     /// Resolves one name on the pool; a request while one is in flight runs once more after it.
     func resolve(_ name: String) {
-        guard hosts[name] != nil else { return }
-        if hosts[name]!.inFlight {
-            hosts[name]!.resolveAgain = true
+        guard names.entries[name] != nil else { return }
+        if names.entries[name]!.inFlight {
+            names.entries[name]!.resolveAgain = true
             return
         }
-        hosts[name]!.inFlight = true
-        counters.resolutions += 1
+        names.entries[name]!.inFlight = true
+        report.counters.resolutions += 1
         // The answer comes back as a message from the resolver's thread.
         resolverPool.submit(ResolverPool.Job(name: name) { [loop] outcome in
             loop.send(.resolutionFinished(name, outcome))
@@ -66,20 +66,20 @@ extension NetlinkEngine {
 
     /// Resolves every name again: the network or the resolver's configuration changed.
     func resolveAllHosts() {
-        for name in hosts.keys { resolve(name) }
+        for name in names.entries.keys { resolve(name) }
     }
 
     func resolutionFinished(_ name: String, _ outcome: ResolutionOutcome) {
-        guard var entry = hosts[name] else { return }
+        guard var entry = names.entries[name] else { return }
         let before = entry.resolution
         entry.inFlight = false
         entry.apply(outcome)
         entry.releaseWaiters()
         let again = entry.resolveAgain
         entry.resolveAgain = false
-        hosts[name] = entry
+        names.entries[name] = entry
         if case .temporaryFailure(let text) = outcome {
-            logger.debug("name resolution failed for now", metadata: ["name": "\(name)", "error": "\(text)"])
+            identity.logger.debug("name resolution failed for now", metadata: ["name": "\(name)", "error": "\(text)"])
         }
         if entry.resolution != before || before.state == .pending {
             publishEvaluations(ofHost: name)
@@ -88,27 +88,27 @@ extension NetlinkEngine {
     }
 
     func firstResolutionTimedOut(_ name: String) {
-        guard hosts[name]?.resolution.state == .pending else { return }
-        hosts[name]!.resolution.state = .failed
-        hosts[name]!.releaseWaiters()
+        guard names.entries[name]?.resolution.state == .pending else { return }
+        names.entries[name]!.resolution.state = .failed
+        names.entries[name]!.releaseWaiters()
         publishEvaluations(ofHost: name)
     }
 
     /// Re-resolves `name` every shortest interval of its monitors, on the loop's clock.
     private func armTimer(for name: String) {
-        guard let interval = hosts[name]?.shortestInterval, hosts[name]?.timerInterval != interval else { return }
-        hosts[name]?.timerInterval = interval
+        guard let interval = names.entries[name]?.shortestInterval, names.entries[name]?.timerInterval != interval else { return }
+        names.entries[name]?.timerInterval = interval
         scheduleReresolution(of: name, after: interval)
     }
 
     private func scheduleReresolution(of name: String, after interval: Int) {
-        hosts[name]?.timer.map { loop.cancel($0) }
-        hosts[name]?.timer = loop.schedule(at: .now() + .nanoseconds(interval), .reresolve(name))
+        names.entries[name]?.timer.map { loop.cancel($0) }
+        names.entries[name]?.timer = loop.schedule(at: .now() + .nanoseconds(interval), .reresolve(name))
     }
 
     /// A name's re-resolution is due: it resolves, and the next one is set.
     func reresolutionDue(_ name: String) {
-        guard let interval = hosts[name]?.timerInterval else { return }
+        guard let interval = names.entries[name]?.timerInterval else { return }
         resolve(name)
         scheduleReresolution(of: name, after: interval)
     }
@@ -116,9 +116,10 @@ extension NetlinkEngine {
     /// Follows the files the engine reads, in its one inotify instance: resolv.conf and hosts (and
     /// their `/etc/netns/NAME` copies), resolved's upstream servers and networkd's link state files.
     func startWatchingConfiguration() {
-        guard configurationWatcher == nil else { return }
-        configurationWatcher = ConfigurationWatcher(namespace: namespace, sources: nameServers.sources,
-                                                    waiter: loop) { [loop] changes in
+        guard resolverConfiguration.watcher == nil else { return }
+        resolverConfiguration.watcher = ConfigurationWatcher(namespace: identity.namespace,
+                                                             sources: resolverConfiguration.nameServers.sources,
+                                                             waiter: loop) { [loop] changes in
             loop.send(.configurationChanged(changes))
         }
     }
@@ -129,9 +130,9 @@ extension NetlinkEngine {
         var serversMoved = !changes.isDisjoint(with: [.resolver, .resolvedServers])
         if changes.contains(.networkdLinks) { serversMoved = networkdLinksChanged() || serversMoved }
         guard serversMoved else { return }
-        logger.debug("resolver configuration changed", metadata: ["namespace": "\(namespace)"])
-        resolverConfigurationChanged()
-        if !hosts.isEmpty {
+        identity.logger.debug("resolver configuration changed", metadata: ["namespace": "\(identity.namespace)"])
+        resolverConfiguration.changed()
+        if !names.isEmpty {
             if changes.contains(.resolver) { resolverPool.configurationChanged() }
             resolveAllHosts()
         }

@@ -40,7 +40,7 @@ extension NetlinkEngine: EventLoopOwner {
     func receive(_ message: EngineMessage) {
         switch message {
         case .secondLook: secondLookDue()
-        case .resync: resyncDue()
+        case .resync: resync()
         case .expiry: expiryDue()
         case .announcementRelease: releaseHeldAnnouncements()
         case .propagate: propagate()
@@ -55,10 +55,7 @@ extension NetlinkEngine: EventLoopOwner {
         }
     }
 
-    /// Tells swift-metrics what the counters did this turn, once a turn and only when they moved.
     func endTurn() {
-        guard let metrics, counters != metricsCounters else { return }
-        metrics.publish(from: metricsCounters, to: counters)
-        metricsCounters = counters
+        report.endTurn()
     }
 }

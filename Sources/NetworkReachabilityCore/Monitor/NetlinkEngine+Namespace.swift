@@ -13,23 +13,16 @@ extension NetlinkEngine {
     /// every monitor, stop resolving, and leave the registry.
     func namespaceVanished() {
         guard sockets != nil else { return }
-        logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(namespace)"])
+        identity.logger.notice("monitored network namespace is gone", metadata: ["namespace": "\(identity.namespace)"])
         // The loop runs what was posted before this, then ends and lets the engine go.
         loop.stop()
-        published.withLock { $0.vanished = true }
+        report.publishVanished()
         sockets = nil
-        vanishWatcher = nil
-        configurationWatcher = nil
-        for name in hosts.keys {
-            hosts[name]?.timer = nil  // the stopped loop runs no timer
-            // A name still queued in the stopped pool would never finish, and every `flags()`
-            // would wait out the first-resolution timeout for it: it has failed.
-            if hosts[name]?.resolution.state == .pending { hosts[name]?.resolution.state = .failed }
-            hosts[name]?.releaseWaiters()
-        }
-        resolverPoolIfStarted?.stop()
-        EngineRegistry.forget(identity: identity, policy: policy, loop: loop)
-        for core in subscribers.values {
+        namespaceWatch = nil
+        resolverConfiguration.watcher = nil
+        names.namespaceVanished()
+        EngineRegistry.forget(identity: identity.inode, policy: identity.policy, loop: loop)
+        for core in subscriptions.all {
             core.publish(.unsatisfied(.namespaceUnavailable)).deliver()
         }
     }

@@ -30,76 +30,26 @@ import Logging
 /// deliveries (`+Evaluation`), host names (`+Hosts`), namespace loss (`+Namespace`), expiry
 /// (`+Expiry`), announcements (`+Announcements`, `+Networkd`) and its messages (`+Messages`).
 final class NetlinkEngine {
-    let namespace: NetworkNamespace
-    let identity: NamespaceIdentity
-    /// How links are classified, fixed for the engine's life: monitors with another policy have
-    /// another engine (`EngineRegistry` keys by namespace and policy).
-    let policy: InterfacePolicy
+    let identity: EngineIdentity
     let loop: EventLoop<NetlinkEngine>
-    /// What other threads read without visiting the loop, written at the end of each turn.
-    let published: LockedState<EnginePublication>
     /// nil once the namespace vanished.
     var sockets: EngineSockets?
-    var vanishWatcher: NamespaceVanishWatcher?
-    let logger = Logger(label: "network-reachability")
-
-    var snapshot: KernelSnapshot {
-        didSet { memory.linksChanged() }
-    }
-    /// Moves whenever links, addresses, routes or rules may have changed.
-    var routingGeneration: UInt64 = 0
-    /// What passes keep for the next turn: answers, the links' order, recent paths.
-    var memory = EvaluationMemory()
-    var subscribers: [ObjectIdentifier: MonitorCore] = [:]
-    /// Drains absorbed and not yet propagated to the monitors (`absorb`, `propagate`).
-    var pending: PendingChange?
-    /// The interface of the path the engine last gave each subscriber (absent: no route), so that
-    /// picking whom a change can move reads no monitor's lock.
-    var subscriberInterfaces: [ObjectIdentifier: Int] = [:]
-    var nameServers: NameServerConfiguration
-    /// Which paths a name server serves (`supportsDNS`), read again when the configuration watcher
-    /// reports a change (or on every pass while no watcher runs), never with a `stat` a pass.
-    var cachedNameServers: NameServerScope?
-    var lastResync: DispatchTime = .init(uptimeNanoseconds: 0)
-    var resyncScheduled = false
-    /// What a pending second look after a deletion will re-evaluate.
-    var secondLook: SecondLook?
+    /// Reports the namespace's name going away; nil once it did.
+    var namespaceWatch: NamespaceVanishWatcher?
+    /// Links and addresses as the kernel announced them, and what passes derive from them.
+    var model: LinkModel
+    /// Answers kept between turns, what is drained and not yet propagated, second looks, resyncs.
+    var questions = QuestionBook()
+    var subscriptions = Subscriptions()
     /// Answers that stop being true without a message, and the timer that asks again (`+Expiry`).
     var expiry = ExpiryState()
-    /// Published as they move, for tests and logs that read them from other threads right after a
-    /// callback (deliveries leave in the middle of a turn); swift-metrics hears of them once a
-    /// turn (`endTurn`).
-    var counters = EngineCounters() {
-        didSet {
-            let counters = counters
-            published.withLock { $0.counters = counters }
-        }
-    }
-    /// The counters as swift-metrics last heard them.
-    var metricsCounters = EngineCounters()
-    /// swift-metrics; nil (and free) when the process bootstrapped no backend.
-    let metrics: EngineMetrics?
-    var hosts: [String: HostEntry] = [:]
-    /// Made with the first host name, or the first probe of a connectivity prober of this
-    /// namespace, which resolves its names here instead of in a pool of its own; stopped with the
-    /// engine or the namespace. Behind a lock: the prober asks from its own thread.
-    let resolvers: LockedState<ResolverPool?>
-    /// The engine's one inotify instance: the resolver's configuration, resolved's upstream
-    /// servers and networkd's link state files.
-    var configurationWatcher: ConfigurationWatcher?
-    /// Whether the files behind the monitors' answers are watched: from the first scheduled
-    /// monitor on. A question asked once (`reachability check`, a read before `start`) reads the
-    /// files it needs and watches none: an inotify instance that held a watch costs the process
-    /// about 14 ms to tear down, the kernel waiting for a grace period as its marks go.
-    var isWatchingFiles = false
-    /// The default routes' verdicts when names were last resolved: names resolve again when they move.
-    var defaultRouteVerdicts: [RouteVerdict] = []
+    var names: HostNames
+    var resolverConfiguration: ResolverConfiguration
+    /// The counters, published as they move and to swift-metrics once a turn.
+    var report: EngineReport
 
     /// How long after a deletion the engine looks again (see `scheduleSecondLook`).
     static let secondLookDelay: DispatchTimeInterval = .milliseconds(20)
-
-    /// Resyncs after overruns come at most this often, so an event storm cannot pin a core.
-    static let minimumResyncInterval: DispatchTimeInterval = .milliseconds(100)
 
     #if DEBUG
     /// Test hook (debug builds only): runs in `init` after the sockets are open and before the
@@ -112,20 +62,17 @@ final class NetlinkEngine {
     init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy,
          loop: EventLoop<NetlinkEngine>, published: LockedState<EnginePublication>,
          resolvers: LockedState<ResolverPool?>, metrics: EngineMetrics?) throws(ReachabilityError) {
-        self.namespace = namespace
-        self.policy = policy
-        self.metrics = metrics
-        self.identity = identity
+        self.identity = EngineIdentity(namespace: namespace, inode: identity, policy: policy)
         self.loop = loop
-        self.published = published
-        self.resolvers = resolvers
+        self.report = EngineReport(published: published, metrics: metrics)
+        self.names = HostNames(resolvers: resolvers)
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
         let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn, policy: policy)
         #if DEBUG
         Self.afterSocketsOpened.withLock { $0 }?(namespace)
         #endif
         self.sockets = sockets
-        self.snapshot = sockets.freshSnapshot()
+        self.model = LinkModel(snapshot: sockets.freshSnapshot())
         var nameServers = NameServerConfiguration(
             namespace: namespace, sources: policy.nameServerSources(namespaceIsProcessOwn: isProcessOwn))
         _ = nameServers.refresh(linkServers: sockets.networkd?.nameServersByLink ?? [:])
@@ -133,26 +80,26 @@ final class NetlinkEngine {
         if let failure = nameServers.readFailure {
             throw .system(function: "fopen \(failure.path) (name-server configuration)", errno: failure.errno)
         }
-        self.nameServers = nameServers
+        self.resolverConfiguration = ResolverConfiguration(nameServers: nameServers)
         do throws(NetlinkError) {
             // Its report is a message: it runs on the loop, once the loop's thread has started.
-            vanishWatcher = try NamespaceVanishWatcher(namespace: namespace, identity: identity, waiter: loop) { [loop] in
+            namespaceWatch = try NamespaceVanishWatcher(namespace: namespace, identity: identity, waiter: loop) { [loop] in
                 loop.send(.namespaceVanished)
             }
         } catch {
             throw error.reachabilityError
         }
-        logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(snapshot.links.count)"])
+        self.identity.logger.debug("engine started", metadata: ["namespace": "\(namespace)", "links": "\(model.snapshot.links.count)"])
     }
 
     deinit {
-        resolverPoolIfStarted?.stop()
-        logger.debug("engine stopped", metadata: ["namespace": "\(namespace)"])
+        names.poolIfStarted?.stop()
+        identity.logger.debug("engine stopped", metadata: ["namespace": "\(identity.namespace)"])
     }
 
-    var resolverPoolIfStarted: ResolverPool? { resolvers.withLock { $0 } }
     var resolverPool: ResolverPool {
-        EngineHandle.resolverPool(in: resolvers, namespace: namespace, nameServerSources: nameServers.sources)
+        EngineHandle.resolverPool(in: names.resolvers, namespace: identity.namespace,
+                                  nameServerSources: resolverConfiguration.nameServers.sources)
     }
 
     // MARK: - Monitors
@@ -162,7 +109,7 @@ final class NetlinkEngine {
     func read(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
         absorbForRead()
         // A name whose first resolution has not finished reads as not resolved.
-        let isPending = resolution(for: target)?.state == .pending
+        let isPending = names.resolution(for: target)?.state == .pending
         return (evaluate([target], includingPending: true)[0]!, !isPending)
     }
 
@@ -177,42 +124,36 @@ final class NetlinkEngine {
     func subscribe(_ core: MonitorCore) {
         absorbForRead()
         startWatchingFiles()
-        subscribers[ObjectIdentifier(core)] = core
+        subscriptions.add(core)
         // A name still being resolved gets its first callback when the resolution finishes.
         if let path = evaluate([core.target])[0] {
-            noteInterface(of: path, for: core)
+            subscriptions.note(path, for: core)
             core.publish(path).deliver()
-            metrics?.record(path, of: core.target)
+            report.metrics?.record(path, of: core.target)
         }
     }
 
     /// Stops delivering to the core `id` names.
     func unsubscribe(_ id: ObjectIdentifier) {
-        subscribers[id] = nil
-        subscriberInterfaces[id] = nil
+        subscriptions.remove(id)
     }
 
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.
     func interfaceStatuses() -> [InterfaceStatus] {
         absorbForRead()
-        return snapshot.links.values.sorted { $0.index < $1.index }
-            .map { InterfaceStatus(link: $0, addresses: snapshot.addresses) }
+        return model.snapshot.links.values.sorted { $0.index < $1.index }
+            .map { InterfaceStatus(link: $0, addresses: model.snapshot.addresses) }
     }
 
     /// Follows the files behind the monitors' answers, from the first scheduled monitor on: the
     /// resolver's configuration and networkd's link records.
     func startWatchingFiles() {
-        guard !isWatchingFiles, sockets != nil else { return }
-        isWatchingFiles = true
+        guard !resolverConfiguration.isWatchingFiles, sockets != nil else { return }
+        resolverConfiguration.isWatchingFiles = true
         startWatchingConfiguration()
         // What changed before the watches began is read once now.
-        cachedNameServers = nil
+        resolverConfiguration.changed()
         _ = networkdLinksChanged()
-    }
-
-    /// The resolver's configuration changed: `supportsDNS` is read again with the next evaluation.
-    func resolverConfigurationChanged() {
-        cachedNameServers = nil
     }
 }
 

@@ -1,0 +1,60 @@
+import Dispatch
+import ReachabilityEvaluation
+import ReachabilityModel
+
+/// The engine's route questions between turns: the kernel's answers still true (`AnswerBook`),
+/// the recent one-target paths (`RecentPaths`), what was drained and not yet propagated, the
+/// second look a deletion asked for, and the pacing of resyncs after overruns.
+struct QuestionBook {
+    var answers = AnswerBook()
+    /// Paths of one-target passes, shared when equal.
+    var recentPaths = RecentPaths()
+    /// Drains absorbed and not yet propagated to the monitors (`absorb`, `propagate`).
+    var pending: PendingChange?
+    /// What a pending second look after a deletion will re-evaluate.
+    var secondLook: SecondLook?
+    var resync = ResyncPacing()
+
+    /// Adds `look` to the pending second look. - Returns: whether it is the first, whose timer is to be armed.
+    mutating func addSecondLook(_ look: SecondLook) -> Bool {
+        guard var pending = secondLook else {
+            secondLook = look
+            return true
+        }
+        pending.formUnion(look)
+        secondLook = pending
+        return false
+    }
+}
+
+/// Resyncs after overruns come at most once per `minimumInterval`, so an event storm cannot pin a core.
+struct ResyncPacing {
+    static let minimumInterval: DispatchTimeInterval = .milliseconds(100)
+
+    private var last = DispatchTime(uptimeNanoseconds: 0)
+    private var scheduled = false
+
+    /// What to do with an overrun now.
+    enum Step {
+        /// Resync now.
+        case now
+        /// Arm the timer for this moment.
+        case at(DispatchTime)
+        /// A resync is already set.
+        case alreadySet
+    }
+
+    mutating func step(now: DispatchTime = .now()) -> Step {
+        guard !scheduled else { return .alreadySet }
+        let earliest = last + Self.minimumInterval
+        if now >= earliest { return .now }
+        scheduled = true
+        return .at(earliest)
+    }
+
+    /// A resync starts: the paced one's timer, if any, has run.
+    mutating func started(now: DispatchTime = .now()) {
+        last = now
+        scheduled = false
+    }
+}
