@@ -99,14 +99,17 @@ final class EngineHandle: Sendable {
     // MARK: - Subscriptions
 
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
-    func subscribe(_ core: MonitorCore) {
+    func subscribe(_ core: any PathSubscriber) {
         subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
         let done: Void? = loop.submitAndWait { [engine] in engine.value.subscribe(core) }
-        if done == nil { core.publish(.unsatisfied(.namespaceUnavailable)).deliver() }
+        if done == nil {
+            _ = core.take(.unsatisfied(.namespaceUnavailable))
+            LoopThread.sendQueued()
+        }
     }
 
     /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
-    func unsubscribe(_ core: MonitorCore) {
+    func unsubscribe(_ core: any PathSubscriber) {
         let id = ObjectIdentifier(core)
         guard subscribed.withLock({ $0.remove(id) != nil }) else { return }
         loop.execute { [engine, subscribed] in

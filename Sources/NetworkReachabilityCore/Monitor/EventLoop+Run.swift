@@ -123,7 +123,7 @@ extension LoopRun {
         body(owner)
         owner.endTurn()
         afterwards()
-        thread.outbox.runAll()
+        thread.outbox?.turnEnded()
     }
 
     /// Removes and returns the timers whose deadline has passed, earliest first, and those of

@@ -30,7 +30,7 @@ protocol EventLoopOwner: AnyObject {
 /// virtual machine a wake-up costs tens of microseconds, more than the engine's own work for a
 /// change. Here a burst, or a timer that fires, costs one wake-up, as a hand-rolled netlink loop's
 /// does. The deliveries a turn made for monitors scheduled on the engine's thread run right after
-/// it, on this thread (`EngineThreadOutbox`).
+/// it, on this thread (`LoopThread.outbox`).
 ///
 /// The engine's other descriptors (the resolver-configuration inotify, the namespace-vanish
 /// inotify or pidfd, the boot clocks of the namespace's connectivity probers) are watched in the

@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// A library loop's thread as other code sees it: which loop the calling thread runs (`current`),
-/// the deliveries its turns make for monitors scheduled there (`outbox`), and the one way a loop
-/// thread waits for another loop without stopping its own (`serve(until:)`).
+/// what its turns leave to send and to run on it (`outbox`), and the one way a loop thread waits
+/// for another loop without stopping its own (`serve(until:)`).
 ///
 /// Loops never wait on each other: a callback on loop A may read a monitor of namespace B, whose
 /// answer is B's loop's to give, while B's callback reads a monitor of A. A plain wait there
@@ -23,7 +23,9 @@ final class LoopThread: @unchecked Sendable {
     private let wake: LockedState<WakePipe?>
     /// The pipe's read end, which only the loop's thread reads, polls and closes.
     let wakeReader: Int32
-    let outbox = EngineThreadOutbox()
+    /// What the turns' work leaves on this thread: installed by the layer that makes it (the
+    /// monitors' deliveries) on first use, ended with each turn.
+    var outbox: (any TurnOutbox)?
     /// Runs the work posted to this thread's loop (set by the loop when its thread starts).
     var servePosted: () -> Void = {}
 
@@ -46,6 +48,12 @@ final class LoopThread: @unchecked Sendable {
     /// while monitors still hold it.
     func closeWake() {
         wake.withLock { $0 = nil }
+    }
+
+    /// Sends what the calling loop thread's outbox holds so far: the engine does after each batch
+    /// of monitors, so the first hear of a change before the last are evaluated.
+    static func sendQueued() {
+        current?.outbox?.sendQueued()
     }
 
     /// nil when the process has no thread-specific key left (1,024 of them): then no thread is
@@ -87,6 +95,14 @@ final class LoopThread: @unchecked Sendable {
             servePosted()
         }
     }
+}
+
+/// What a turn's work leaves for its loop's thread, kept by the layer that makes it.
+protocol TurnOutbox: AnyObject {
+    /// Sends what is queued so far.
+    func sendQueued()
+    /// The turn ended: sends what is queued, then runs what must run on this thread.
+    func turnEnded()
 }
 
 /// The answer of work posted to a loop, and the wake-up of whoever waits for it: a loop's

@@ -33,3 +33,15 @@ extension MonitorCore {
         }
     }
 }
+
+extension MonitorCore: PathSubscriber {
+    /// From the engine: publishes `enginePath`; its delivery waits in the loop thread's outbox for
+    /// the engine's batch, or goes at once off a loop's thread.
+    func take(_ enginePath: NetworkPath) -> Bool {
+        let update = publish(enginePath)
+        if let delivery = update.delivery {
+            if let outbox = EngineThreadOutbox.current { outbox.queue(delivery) } else { delivery.send() }
+        }
+        return update.changed
+    }
+}

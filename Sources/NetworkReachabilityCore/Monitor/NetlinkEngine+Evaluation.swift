@@ -23,26 +23,23 @@ extension NetlinkEngine {
 
     /// Evaluates `cores`' targets and delivers what changed. - Returns: the cores whose path did not change.
     @discardableResult
-    func publishEvaluations(of cores: [MonitorCore], reusingAnswers: Bool = false) -> [MonitorCore] {
+    func publishEvaluations(of cores: [any PathSubscriber], reusingAnswers: Bool = false) -> [any PathSubscriber] {
         guard !cores.isEmpty else { return [] }
         report.counters.reevaluations += 1
-        var batch: [MonitorCore.PendingDelivery] = []
-        batch.reserveCapacity(min(cores.count, Self.deliveryBatch))
-        var unchanged: [MonitorCore] = []
+        var unchanged: [any PathSubscriber] = []
+        var sinceSent = 0
         evaluate(cores.map(\.target), reusingAnswers: reusingAnswers, interning: false) { position, path in
             guard let path else { return }
             let core = cores[position]
             subscriptions.note(path, for: core)
-            let update = core.publish(path)
-            if update.changed { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
-            guard let delivery = update.delivery else { return }
-            batch.append(delivery)
-            if batch.count == Self.deliveryBatch {
-                MonitorCore.deliver(batch)
-                batch.removeAll(keepingCapacity: true)
+            if core.take(path) { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
+            sinceSent += 1
+            if sinceSent == Self.deliveryBatch {
+                LoopThread.sendQueued()
+                sinceSent = 0
             }
         }
-        MonitorCore.deliver(batch)
+        LoopThread.sendQueued()
         return unchanged
     }
 

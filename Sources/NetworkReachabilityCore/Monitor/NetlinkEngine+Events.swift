@@ -112,10 +112,10 @@ extension NetlinkEngine {
     /// - Parameter reusingAnswers: the book's answers stand where the changes do not reach
     ///   (a turn of route messages only; see `forgetAnswers`).
     @discardableResult
-    func publishMoved(by changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [MonitorCore] = [],
-                      reusingAnswers: Bool = false) -> [MonitorCore] {
+    func publishMoved(by changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [any PathSubscriber] = [],
+                      reusingAnswers: Bool = false) -> [any PathSubscriber] {
         let isBroad = links.touchesAvailableLinks || changes.isBroad || changes.affectsDefaultRoutes
-        var cores: [MonitorCore]
+        var cores: [any PathSubscriber]
         if isBroad {
             model.routingMoved()
             cores = Array(subscriptions.all)

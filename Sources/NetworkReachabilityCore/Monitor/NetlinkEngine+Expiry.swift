@@ -88,7 +88,7 @@ extension NetlinkEngine {
     private func askAgain(_ questions: Set<RouteQuestion>) {
         guard !questions.isEmpty else { return }
         var held = Set<RouteQuestion>()
-        var cores: [MonitorCore] = []
+        var cores: [any PathSubscriber] = []
         for core in subscriptions.all {
             guard let asked = Evaluator.questions(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target)) else { continue }
             held.formUnion(asked)

@@ -23,7 +23,8 @@ extension NetlinkEngine {
         names.namespaceVanished()
         EngineRegistry.forget(identity: identity.inode, policy: identity.policy, loop: loop)
         for core in subscriptions.all {
-            core.publish(.unsatisfied(.namespaceUnavailable)).deliver()
+            _ = core.take(.unsatisfied(.namespaceUnavailable))
         }
+        LoopThread.sendQueued()
     }
 }

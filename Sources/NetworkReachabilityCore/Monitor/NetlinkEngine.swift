@@ -121,14 +121,15 @@ final class NetlinkEngine {
 
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change. The
     /// first subscriber starts the watches of the files behind the answers.
-    func subscribe(_ core: MonitorCore) {
+    func subscribe(_ core: any PathSubscriber) {
         absorbForRead()
         startWatchingFiles()
         subscriptions.add(core)
         // A name still being resolved gets its first callback when the resolution finishes.
         if let path = evaluate([core.target])[0] {
             subscriptions.note(path, for: core)
-            core.publish(path).deliver()
+            _ = core.take(path)
+            LoopThread.sendQueued()
             report.metrics?.record(path, of: core.target)
         }
     }

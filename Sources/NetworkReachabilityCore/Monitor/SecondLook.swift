@@ -12,7 +12,7 @@ struct SecondLook {
     /// Link changes whose monitors are looked at again.
     var links = LinkChanges()
     /// Monitors looked at again by name: after a lone route deletion, those the first look left unchanged.
-    var cores: [ObjectIdentifier: MonitorCore] = [:]
+    var cores: [ObjectIdentifier: any PathSubscriber] = [:]
     /// The deletion may have moved a default route: the `availableInterfaces` order is asked again.
     var movesDefaultRoutes = false
 
