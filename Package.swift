@@ -62,10 +62,26 @@ let package = Package(
             name: "ReachabilityConnectivity",
             dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilityResolution", "ReachabilitySystem", "COpenSSL"]
         ),
-        // The engine per namespace and PathMonitor; no Foundation, so a static binary carries none of it.
+        // The loop: one thread a namespace that owns its engine's state, its poll, timers and
+        // posted messages, and the one way a loop thread waits for another.
+        .target(name: "ReachabilityLoop", dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilitySystem"]),
+        // The engine per namespace: a runner over parts that own their state, on its loop; it
+        // publishes paths to a subscriber protocol and names no monitor type.
+        .target(
+            name: "ReachabilityEngine",
+            dependencies: [
+                "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink",
+                "ReachabilityEvaluation", "ReachabilityResolution",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // PathMonitor, its delivery and the connectivity prober, over the engine; no Foundation,
+        // so a static binary carries none of it.
         .target(
             name: "NetworkReachabilityCore",
             dependencies: [
+                "ReachabilityEngine", "ReachabilityLoop",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation",
                 "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkReachabilityTests",
-            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity"]
+            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity", "ReachabilityLoop", "ReachabilityEngine"]
         ),
         .testTarget(
             name: "ServiceTests",
@@ -119,6 +135,7 @@ let package = Package(
             dependencies: [
                 "NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilityCompat", "SystemConfiguration",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity",
+                "ReachabilityLoop", "ReachabilityEngine",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

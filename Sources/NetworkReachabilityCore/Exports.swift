@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 // The public values (flags, paths, interfaces, errors) are declared in the model layer; users see
 // them through this module, as they always have.
 @_exported import ReachabilityModel

@@ -1,6 +1,8 @@
 import Foundation
 import NetworkReachability
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import XCTest
 
 /// The captive-portal API's fetch shares and cancels as a probe does (docs/semantics.md,

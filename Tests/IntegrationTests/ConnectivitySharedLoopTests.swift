@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import NetworkReachability
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import XCTest
 
 /// Probers of one namespace share its engine: the engine's loop keeps their re-probe timers and

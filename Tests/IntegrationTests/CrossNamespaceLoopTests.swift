@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import ReachabilityModel
 import ReachabilitySystem
 

@@ -4,6 +4,8 @@ import MetricsTestKit
 import Synchronization
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,4 +1,6 @@
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

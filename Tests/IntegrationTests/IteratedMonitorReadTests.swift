@@ -1,4 +1,6 @@
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import XCTest
 import ReachabilityConnectivity
 import ReachabilityEvaluation

@@ -1,5 +1,7 @@
 import Foundation
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

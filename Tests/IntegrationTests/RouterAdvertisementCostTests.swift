@@ -1,4 +1,6 @@
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import Dispatch
 import XCTest
 import ReachabilityConnectivity

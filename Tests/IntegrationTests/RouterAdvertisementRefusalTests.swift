@@ -3,6 +3,8 @@ import Foundation
 import MetricsTestKit
 import NetworkReachability
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import XCTest
 
 /// A refused captive-portal announcement is not silent: each is logged at debug level (`--verbose`)

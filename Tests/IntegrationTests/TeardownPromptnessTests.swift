@@ -1,5 +1,7 @@
 import Foundation
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import XCTest
 
 /// Stopping is prompt (issue 32): `cancel()` returns at once, and once the last monitor of a

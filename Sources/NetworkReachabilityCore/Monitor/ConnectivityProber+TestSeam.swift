@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import Dispatch
 import ReachabilityConnectivity
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import ReachabilityModel
 
 /// The async sequences' side of a monitor (`PathMonitor+AsyncSequence`).

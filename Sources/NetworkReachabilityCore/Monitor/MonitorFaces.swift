@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import ReachabilityModel
 
 /// The callbacks of one monitor (its faces), each told only of the states it has not seen yet.

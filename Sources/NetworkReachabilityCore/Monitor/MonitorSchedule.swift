@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import Dispatch
 
 /// Where a monitor's deliveries run: its queue, and optionally a hop on from that queue.

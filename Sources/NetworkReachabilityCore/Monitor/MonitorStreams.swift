@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import ReachabilityModel
 
 /// A monitor's async sequences: each a continuation told every distinct path, on the engine's side

@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import Logging
 import ReachabilityConnectivity
 import ReachabilityModel

@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 #if canImport(Glibc)
 import Glibc
 #endif

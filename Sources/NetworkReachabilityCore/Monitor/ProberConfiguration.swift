@@ -1,3 +1,5 @@
+import ReachabilityEngine
+import ReachabilityLoop
 import ReachabilityModel
 
 /// What a prober does: probe (`probe`), and fetch the network's captive-portal API when one is

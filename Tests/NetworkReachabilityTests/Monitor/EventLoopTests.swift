@@ -2,6 +2,8 @@ import Dispatch
 import Glibc
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityEngine
+@testable import ReachabilityLoop
 import ReachabilityNetlink
 import ReachabilitySystem
 

@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityModel
 
 /// The monitors an engine delivers to, and the interface of the path it last gave each (absent:

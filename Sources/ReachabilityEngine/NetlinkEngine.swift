@@ -1,4 +1,4 @@
-import ReachabilityConnectivity
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
@@ -29,7 +29,7 @@ import Logging
 /// Its extensions hold the event side (`+Events`: drains, second look, resync), the passes and
 /// deliveries (`+Evaluation`), host names (`+Hosts`), namespace loss (`+Namespace`), expiry
 /// (`+Expiry`), announcements (`+Announcements`, `+Networkd`) and its messages (`+Messages`).
-final class NetlinkEngine {
+package final class NetlinkEngine {
     let identity: EngineIdentity
     let loop: EventLoop<NetlinkEngine>
     /// nil once the namespace vanished.

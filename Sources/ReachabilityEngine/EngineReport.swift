@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilitySystem
 
 /// What an engine tells others of what it did: its counters, published to other threads as they

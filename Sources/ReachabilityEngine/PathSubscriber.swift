@@ -1,10 +1,11 @@
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 
 /// What an engine delivers paths to: a monitor, as the layer above the engine keeps one. The
 /// engine holds its subscribers by identity and through this protocol, never as a monitor type,
 /// so nothing below the monitors names them and no reference cycle runs through the engine.
-protocol PathSubscriber: AnyObject, Sendable {
+package protocol PathSubscriber: AnyObject, Sendable {
     /// The question the subscriber asks.
     var target: MonitorTarget { get }
 

@@ -14,45 +14,45 @@ import Glibc
 ///
 /// `@unchecked Sendable`: `outbox` and `servePosted` are touched only by the loop's own thread
 /// (set before the thread runs anything else); the wake pipe is behind a lock.
-final class LoopThread: @unchecked Sendable {
+package final class LoopThread: @unchecked Sendable {
     /// The name of every loop's thread (at most 15 bytes, the kernel's limit).
-    static let name = "reachability"
+    package static let name = "reachability"
 
     /// The loop's wake pipe, until its thread ends: then it closes, and a poke finds nothing to
     /// write to (a descriptor number written after its close could be another file's).
     private let wake: LockedState<WakePipe?>
     /// The pipe's read end, which only the loop's thread reads, polls and closes.
-    let wakeReader: Int32
+    package let wakeReader: Int32
     /// What the turns' work leaves on this thread: installed by the layer that makes it (the
     /// monitors' deliveries) on first use, ended with each turn.
-    var outbox: (any TurnOutbox)?
+    package var outbox: (any TurnOutbox)?
     /// Runs the work posted to this thread's loop (set by the loop when its thread starts).
-    var servePosted: () -> Void = {}
+    package var servePosted: () -> Void = {}
 
-    init(wake: WakePipe) {
+    package init(wake: WakePipe) {
         self.wake = LockedState(wake)
         self.wakeReader = wake.reader
     }
 
     /// Wakes the loop's thread from `poll`. From any thread; nothing once the thread has ended.
-    func poke() {
+    package func poke() {
         wake.withLock { $0?.poke() }
     }
 
     /// Empties the pipe; on the loop's thread.
-    func drainWake() {
+    package func drainWake() {
         wake.withLock { $0?.drain() }
     }
 
     /// Closes the pipe as the loop's thread ends, so that a stopped loop holds no descriptor
     /// while monitors still hold it.
-    func closeWake() {
+    package func closeWake() {
         wake.withLock { $0 = nil }
     }
 
     /// Sends what the calling loop thread's outbox holds so far: the engine does after each batch
     /// of monitors, so the first hear of a change before the last are evaluated.
-    static func sendQueued() {
+    package static func sendQueued() {
         current?.outbox?.sendQueued()
     }
 
@@ -66,19 +66,19 @@ final class LoopThread: @unchecked Sendable {
     }()
 
     /// The loop the calling thread runs; nil on any other thread.
-    static var current: LoopThread? {
+    package static var current: LoopThread? {
         guard let key, let raw = pthread_getspecific(key) else { return nil }
         return Unmanaged<LoopThread>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Makes this the calling thread's loop until `uninstall`.
-    func install() {
+    package func install() {
         guard let key = Self.key else { return }
         let raw = Unmanaged.passRetained(self).toOpaque()
         if pthread_setspecific(key, raw) != 0 { Unmanaged<LoopThread>.fromOpaque(raw).release() }
     }
 
-    func uninstall() {
+    package func uninstall() {
         guard let key = Self.key, let raw = pthread_getspecific(key) else { return }
         pthread_setspecific(key, nil)
         Unmanaged<LoopThread>.fromOpaque(raw).release()
@@ -87,7 +87,7 @@ final class LoopThread: @unchecked Sendable {
     /// On this loop's thread: waits until `isDone`, running the work posted to this loop
     /// meanwhile. Whoever makes `isDone` true pokes `wake` afterwards. The loop's socket and
     /// timers wait for the outer turn; deliveries the posted work makes run with the outer turn's.
-    func serve(until isDone: () -> Bool) {
+    package func serve(until isDone: () -> Bool) {
         while !isDone() {
             var descriptor = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, -1)
@@ -98,7 +98,7 @@ final class LoopThread: @unchecked Sendable {
 }
 
 /// What a turn's work leaves for its loop's thread, kept by the layer that makes it.
-protocol TurnOutbox: AnyObject {
+package protocol TurnOutbox: AnyObject {
     /// Sends what is queued so far.
     func sendQueued()
     /// The turn ended: sends what is queued, then runs what must run on this thread.
@@ -107,30 +107,30 @@ protocol TurnOutbox: AnyObject {
 
 /// The answer of work posted to a loop, and the wake-up of whoever waits for it: a loop's
 /// thread (`LoopThread.serve`) or any other thread (a condition).
-final class LoopAnswer<Value>: @unchecked Sendable {
+package final class LoopAnswer<Value>: @unchecked Sendable {
     // `@unchecked Sendable`: `value` is written once, by the loop, before `done` is set under
     // the condition's lock, and read by the waiter only after it saw `done`.
     private var value: Value?
     private let done = WaitableState(false)
     private let waitingLoop: LoopThread?
 
-    init(waitingLoop: LoopThread?) {
+    package init(waitingLoop: LoopThread?) {
         self.waitingLoop = waitingLoop
     }
 
     /// Keeps the answer (on the loop); `release` wakes the waiter.
-    func store(_ answer: Value) {
+    package func store(_ answer: Value) {
         value = answer
     }
 
-    func release() {
+    package func release() {
         done.withLock { $0 = true }
         done.broadcast()
         waitingLoop?.poke()
     }
 
     /// - Returns: the answer; nil when the loop ended before it could compute one.
-    func wait() -> Value? {
+    package func wait() -> Value? {
         if let waitingLoop {
             waitingLoop.serve(until: { done.withLock { $0 } })
         } else {
@@ -145,17 +145,17 @@ final class LoopAnswer<Value>: @unchecked Sendable {
 /// and hand it to work they post to the loop (`EventLoop.submitAndWait`).
 ///
 /// `@unchecked Sendable`: the value is reached only on the loop's thread (checked in debug).
-struct LoopBound<Value: AnyObject>: @unchecked Sendable {
+package struct LoopBound<Value: AnyObject>: @unchecked Sendable {
     private let storage: Value
     private let thread: LoopThread
 
-    init(_ value: Value, on thread: LoopThread) {
+    package init(_ value: Value, on thread: LoopThread) {
         self.storage = value
         self.thread = thread
     }
 
     /// The value; traps in debug builds when reached off its loop's thread.
-    var value: Value {
+    package var value: Value {
         assert(LoopThread.current === thread, "loop-bound state reached off its loop's thread")
         return storage
     }

@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import Logging
 import ReachabilityModel
 import ReachabilityNetlink

@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
@@ -13,13 +14,13 @@ import Dispatch
 ///
 /// The monitors of a namespace share one handle (`EngineRegistry`); the engine's loop stops when
 /// the last handle goes, and the engine is let go on its loop's thread.
-final class EngineHandle: Sendable {
-    let namespace: NetworkNamespace
-    let identity: NamespaceIdentity
-    let policy: InterfacePolicy
+package final class EngineHandle: Sendable {
+    package let namespace: NetworkNamespace
+    package let identity: NamespaceIdentity
+    package let policy: InterfacePolicy
     /// swift-metrics; nil (and free) when the process bootstrapped no backend.
-    let metrics: EngineMetrics?
-    let loop: EventLoop<NetlinkEngine>
+    package let metrics: EngineMetrics?
+    package let loop: EventLoop<NetlinkEngine>
     private let engine: LoopBound<NetlinkEngine>
     private let published: LockedState<EnginePublication>
     private let resolvers: LockedState<ResolverPool?>
@@ -30,7 +31,7 @@ final class EngineHandle: Sendable {
     private let subscribed = LockedState(Set<ObjectIdentifier>())
 
     /// Opens the engine's sockets inside `namespace`, reads the first snapshot, then starts its loop.
-    init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy) throws(ReachabilityError) {
+    package init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy) throws(ReachabilityError) {
         self.namespace = namespace
         self.identity = identity
         self.policy = policy
@@ -60,7 +61,7 @@ final class EngineHandle: Sendable {
 
     /// Evaluates `target` now, with what the socket has queued absorbed first; also tells whether
     /// the path is a state (false: a name still being resolved).
-    func readNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
+    package func readNoting(_ target: MonitorTarget) -> (path: NetworkPath, isResolved: Bool) {
         if loop.inLoop { return engine.value.read(target) }
         // A typed message and the thread's own reply slot: a read allocates nothing of its own.
         let reply = ReadReply.take()
@@ -72,18 +73,18 @@ final class EngineHandle: Sendable {
     }
 
     /// `readNoting`'s path.
-    func read(_ target: MonitorTarget) -> NetworkPath {
+    package func read(_ target: MonitorTarget) -> NetworkPath {
         readNoting(target).path
     }
 
     /// The path of `target` now, or nil for a host name whose first resolution has not finished:
     /// one route lookup for an address, never a wait for a name (`ReachabilityManager.startMonitoring()`).
-    func readIfKnown(_ target: MonitorTarget) -> NetworkPath? {
+    package func readIfKnown(_ target: MonitorTarget) -> NetworkPath? {
         loop.submitAndWait { [engine] in engine.value.readIfKnown(target) } ?? .unsatisfied(.namespaceUnavailable)
     }
 
     /// Evaluates `target` now, like `read`, suspending the caller instead of blocking it.
-    func read(_ target: MonitorTarget) async -> NetworkPath {
+    package func read(_ target: MonitorTarget) async -> NetworkPath {
         await withCheckedContinuation { continuation in
             // A post the loop accepted runs exactly once, also when the loop ends meanwhile.
             let posted = loop.execute { [engine] in continuation.resume(returning: engine.value.read(target).path) }
@@ -92,14 +93,14 @@ final class EngineHandle: Sendable {
     }
 
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.
-    func interfaceStatuses() -> [InterfaceStatus] {
+    package func interfaceStatuses() -> [InterfaceStatus] {
         loop.submitAndWait { [engine] in engine.value.interfaceStatuses() } ?? []
     }
 
     // MARK: - Subscriptions
 
     /// Starts delivering `core`'s evaluations: the current one at once, then one per change.
-    func subscribe(_ core: any PathSubscriber) {
+    package func subscribe(_ core: any PathSubscriber) {
         subscribed.withLock { _ = $0.insert(ObjectIdentifier(core)) }
         let done: Void? = loop.submitAndWait { [engine] in engine.value.subscribe(core) }
         if done == nil {
@@ -109,7 +110,7 @@ final class EngineHandle: Sendable {
     }
 
     /// Stops delivering to `core`. Asynchronous: `core` itself ignores evaluations once unscheduled.
-    func unsubscribe(_ core: any PathSubscriber) {
+    package func unsubscribe(_ core: any PathSubscriber) {
         let id = ObjectIdentifier(core)
         guard subscribed.withLock({ $0.remove(id) != nil }) else { return }
         loop.execute { [engine, subscribed] in
@@ -123,12 +124,12 @@ final class EngineHandle: Sendable {
     // MARK: - Host names
 
     /// Adds a monitor of `name`: resolves it now if it is new; sets the periodic re-resolution.
-    func registerHost(_ name: String, options: HostResolutionOptions) {
+    package func registerHost(_ name: String, options: HostResolutionOptions) {
         _ = loop.submitAndWait { [engine] in engine.value.registerHost(name, options: options) }
     }
 
     /// Removes a monitor of `name`; the name is forgotten with its last monitor.
-    func unregisterHost(_ name: String, options: HostResolutionOptions) {
+    package func unregisterHost(_ name: String, options: HostResolutionOptions) {
         loop.execute { [engine] in engine.value.unregisterHost(name, options: options) }
     }
 
@@ -136,7 +137,7 @@ final class EngineHandle: Sendable {
     ///
     /// Not on a loop's thread (a callback scheduled on the engine's thread): a monitor made there
     /// gets its first state by callback instead (`scheduleOnEngineThread()`).
-    func waitForFirstResolution(of name: String, timeout: Duration) {
+    package func waitForFirstResolution(of name: String, timeout: Duration) {
         guard LoopThread.current == nil else { return }
         let resolved = WaitableState(false)
         let mustWait = loop.submitAndWait { [engine] in
@@ -151,7 +152,7 @@ final class EngineHandle: Sendable {
     }
 
     /// Suspends (never blocks) until the first resolution of `name` finished, or `timeout` passed.
-    func firstResolution(of name: String, timeout: Duration) async {
+    package func firstResolution(of name: String, timeout: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = ResumeOnce(continuation)
             let posted = loop.execute { [engine, loop] in
@@ -165,28 +166,28 @@ final class EngineHandle: Sendable {
     // MARK: - Published
 
     /// The engine's counters as of its last turn, for metrics, logs and tests.
-    var currentCounters: EngineCounters { published.withLock { $0.counters } }
+    package var currentCounters: EngineCounters { published.withLock { $0.counters } }
 
     /// Whether the namespace vanished (its loop has stopped).
-    var hasVanished: Bool { published.withLock { $0.vanished } }
+    package var hasVanished: Bool { published.withLock { $0.vanished } }
 
     /// Whether the namespace vanished, with everything posted before this call handled first (the
     /// engine's own check as it opened among it): one visit to the loop.
-    var vanishedBeforeNow: Bool {
+    package var vanishedBeforeNow: Bool {
         loop.submitAndWait { [engine] in engine.value.sockets == nil } ?? true
     }
 
     /// The engine's loop; nil once the namespace vanished. The namespace's connectivity probers
     /// keep their timers on it.
-    var eventLoop: EventLoop<NetlinkEngine>? { hasVanished ? nil : loop }
+    package var eventLoop: EventLoop<NetlinkEngine>? { hasVanished ? nil : loop }
 
     /// The pool that resolves names in the namespace, made on first use; shared with the
     /// namespace's connectivity probers.
-    var resolverPool: ResolverPool {
+    package var resolverPool: ResolverPool {
         Self.resolverPool(in: resolvers, namespace: namespace, nameServerSources: nameServerSources)
     }
 
-    static func resolverPool(in slot: LockedState<ResolverPool?>, namespace: NetworkNamespace,
+    package static func resolverPool(in slot: LockedState<ResolverPool?>, namespace: NetworkNamespace,
                              nameServerSources: NameServerSources) -> ResolverPool {
         slot.withLock { pool in
             if let pool { return pool }
@@ -200,7 +201,7 @@ final class EngineHandle: Sendable {
 
     /// Runs `body` with the engine on its loop and returns its answer (post and wait); nil when
     /// the loop has ended. A body that blocks holds the loop, and so the engine, meanwhile.
-    func onLoop<Value>(_ body: @escaping (NetlinkEngine) -> Value) -> Value? {
+    package func onLoop<Value>(_ body: @escaping (NetlinkEngine) -> Value) -> Value? {
         loop.submitAndWait { [engine] in body(engine.value) }
     }
 }

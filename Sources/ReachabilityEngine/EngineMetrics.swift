@@ -1,4 +1,4 @@
-import ReachabilityConnectivity
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
@@ -23,9 +23,9 @@ import CoreMetrics
 /// | `network_reachability_resolutions_total` | counter | namespace | host-name resolutions |
 /// | `network_reachability_callbacks_delivered_total` | counter | namespace | deliveries that ran a monitor's callbacks |
 /// | `network_reachability_status` | gauge | namespace, target | `ReachabilityStatus.rawValue`: -1 unknown, 0 not reachable, 1 WWAN, 2 WiFi |
-final class EngineMetrics: Sendable {
+package final class EngineMetrics: Sendable {
     /// Set by tests (`@testable`) to observe an engine made after it; nil: swift-metrics' own factory.
-    static var factoryForTesting: (any MetricsFactory)? {
+    package static var factoryForTesting: (any MetricsFactory)? {
         get { testingFactory.withLock { $0 } }
         set { testingFactory.withLock { $0 = newValue } }
     }
@@ -45,7 +45,7 @@ final class EngineMetrics: Sendable {
     private let gauges = LockedState<[String: Gauge]>([:])
 
     /// The metrics of an engine of `namespace`; nil when no backend is bootstrapped.
-    static func make(namespace: NetworkNamespace, factory: any MetricsFactory = factoryForTesting ?? MetricsSystem.factory) -> EngineMetrics? {
+    package static func make(namespace: NetworkNamespace, factory: any MetricsFactory = factoryForTesting ?? MetricsSystem.factory) -> EngineMetrics? {
         factory is NOOPMetricsHandler ? nil : EngineMetrics(namespace: namespace.description, factory: factory)
     }
 
@@ -66,7 +66,7 @@ final class EngineMetrics: Sendable {
     }
 
     /// Publishes what the engine's own counters gained (`NetlinkEngine.counters`' `didSet`).
-    func publish(from old: EngineCounters, to new: EngineCounters) {
+    package func publish(from old: EngineCounters, to new: EngineCounters) {
         func add(_ counter: Counter, _ delta: Int) { if delta > 0 { counter.increment(by: delta) } }
         add(kernelEvents, new.kernelEvents - old.kernelEvents)
         add(overruns, new.overruns - old.overruns)
@@ -78,12 +78,12 @@ final class EngineMetrics: Sendable {
     }
 
     /// A delivery ran a monitor's callbacks.
-    func callbackDelivered() {
+    package func callbackDelivered() {
         callbacksDelivered.increment()
     }
 
     /// The target's new status.
-    func record(_ path: NetworkPath, of target: MonitorTarget) {
+    package func record(_ path: NetworkPath, of target: MonitorTarget) {
         let label = target.description
         let gauge = gauges.withLock { gauges in
             if let gauge = gauges[label] { return gauge }

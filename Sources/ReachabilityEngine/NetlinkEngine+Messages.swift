@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityResolution
@@ -6,7 +7,7 @@ import ReachabilitySystem
 /// What the engine's timers and the engine's watchers and resolver threads ask of it: typed
 /// values, so a timer or a post allocates no closure and no `Sendable` closure ever holds the
 /// engine (the loop hands each to `receive`, on its thread).
-enum EngineMessage: Sendable {
+package enum EngineMessage: Sendable {
     /// The second look after a deletion the kernel may still have been finishing.
     case secondLook
     /// The paced resync after an overrun.
@@ -33,11 +34,11 @@ enum EngineMessage: Sendable {
 }
 
 extension NetlinkEngine: EventLoopOwner {
-    func eventSocketReadable() {
+    package func eventSocketReadable() {
         handleReadable()
     }
 
-    func receive(_ message: EngineMessage) {
+    package func receive(_ message: EngineMessage) {
         switch message {
         case .secondLook: secondLookDue()
         case .resync: resync()
@@ -55,7 +56,7 @@ extension NetlinkEngine: EventLoopOwner {
         }
     }
 
-    func endTurn() {
+    package func endTurn() {
         report.endTurn()
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// What owns a loop's state and runs on its thread: the engine of a namespace.
-protocol EventLoopOwner: AnyObject {
+package protocol EventLoopOwner: AnyObject {
     /// The typed messages the owner's timers and posts carry.
     associatedtype Message: Sendable
 
@@ -36,15 +36,15 @@ protocol EventLoopOwner: AnyObject {
 /// inotify or pidfd, the boot clocks of the namespace's connectivity probers) are watched in the
 /// same `poll` (`watch(_:onReadable:)`): the engine activates no `DispatchSource`, so it never
 /// needs libdispatch's epoll descriptor, whose creation traps when descriptors run out.
-final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
-    typealias Message = Owner.Message
+package final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
+    package typealias Message = Owner.Message
     private let control = LockedState(LoopControl<Message>())
     /// The loop's thread as other code sees it (`LoopThread.current`, its outbox, its wake pipe).
-    let thread: LoopThread
+    package let thread: LoopThread
 
     /// Makes the loop's wake pipe; the thread starts with `start`.
     /// - Throws: when the pipe cannot be made (descriptors exhausted).
-    init() throws(ReachabilityError) {
+    package init() throws(ReachabilityError) {
         #if DEBUG
         if let code = SetupFaults.injected(at: .wakePipe) { throw .system(function: "pipe (engine's loop wake-up)", errno: code) }
         #endif
@@ -57,7 +57,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
 
     /// Starts the thread, which from now on owns `owner` and releases it when it ends.
     /// - Throws: when no thread can be made (a pids limit).
-    func start(owner: Owner, eventSocket: Int32) throws(ReachabilityError) {
+    package func start(owner: Owner, eventSocket: Int32) throws(ReachabilityError) {
         #if DEBUG
         let injectedThreadFailure = SetupFaults.injected(at: .waiterThread)
         #else
@@ -80,7 +80,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     }
 
     /// Whether the calling thread is this loop's.
-    var inLoop: Bool { LoopThread.current === thread }
+    package var inLoop: Bool { LoopThread.current === thread }
 
     // MARK: - Posting
 
@@ -88,13 +88,13 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// before it. One accepted before `stop` runs as the thread ends.
     /// - Returns: false when the thread has ended or is stopping (nothing runs).
     @discardableResult
-    func send(_ message: Message) -> Bool {
+    package func send(_ message: Message) -> Bool {
         post(.message(message))
     }
 
     /// Posts `work`, as `send` does.
     @discardableResult
-    func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+    package func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
         post(.run(work))
     }
 
@@ -112,7 +112,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// posted, the caller waiting (a loop's thread serving its own loop meanwhile, so loops never
     /// wait on each other). `body` holds the loop while it runs.
     /// - Returns: nil when the loop has ended (its namespace vanished): `body` did not run.
-    func submitAndWait<Value>(_ body: @escaping () -> Value) -> Value? {
+    package func submitAndWait<Value>(_ body: @escaping () -> Value) -> Value? {
         if inLoop { return body() }
         let answer = LoopAnswer<Value>(waitingLoop: LoopThread.current)
         // The caller waits until `body` ran: what it captures is not shared meanwhile.
@@ -127,12 +127,12 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// Sends `message` to the owner once `deadline` has passed: the loop's one kind of timer.
     /// Dispatch's timers (`asyncAfter`, timer sources) would need its epoll descriptor, and cost
     /// two wake-ups. Never runs after `cancel` or `stop`.
-    func schedule(at deadline: DispatchTime, _ message: Message) -> WatchToken {
+    package func schedule(at deadline: DispatchTime, _ message: Message) -> WatchToken {
         schedule(at: deadline, .message(message))
     }
 
     /// Runs `work` on the loop once `deadline` has passed, as `schedule(at:_:)` does.
-    func schedule(at deadline: DispatchTime, run work: @escaping @Sendable () -> Void) -> WatchToken {
+    package func schedule(at deadline: DispatchTime, run work: @escaping @Sendable () -> Void) -> WatchToken {
         schedule(at: deadline, .run(work))
     }
 
@@ -151,7 +151,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// counts the time a machine spent suspended, so a resumed machine runs what fell due at
     /// once): a connectivity prober's re-probe. The loop keeps one such clock, a timerfd armed at
     /// the earliest of these deadlines; where none can be made, the loop's own clock serves.
-    func schedule(afterBootTime delay: Duration, run work: @escaping @Sendable () -> Void) -> WatchToken {
+    package func schedule(afterBootTime delay: Duration, run work: @escaping @Sendable () -> Void) -> WatchToken {
         let nanoseconds = UInt64(max(0, delay.components.seconds)) * 1_000_000_000
             + UInt64(max(0, delay.components.attoseconds / 1_000_000_000))
         let token = control.withLock { control -> WatchToken in
@@ -172,7 +172,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     }
 
     /// Cancels a `schedule`d timer that has not fired. From any thread.
-    func cancel(_ token: WatchToken) {
+    package func cancel(_ token: WatchToken) {
         control.withLock { control in
             if control.timers.removeValue(forKey: token.value) == nil {
                 control.bootTimers.removeValue(forKey: token.value)
@@ -187,7 +187,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// The loop owns the descriptor from now on: it closes it after `unwatch`, once its thread
     /// is no longer polling it (or when the thread ends), so a number is never polled after its
     /// close, nor closed twice.
-    func watch(_ fileDescriptor: Int32, onReadable: @escaping @Sendable () -> Void) -> WatchToken {
+    package func watch(_ fileDescriptor: Int32, onReadable: @escaping @Sendable () -> Void) -> WatchToken {
         let token = control.withLock { control -> WatchToken? in
             if control.exited { return nil }
             control.nextToken += 1
@@ -203,7 +203,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     }
 
     /// Stops watching, and closes the descriptor `watch` was given. From any thread, also a handler.
-    func unwatch(_ token: WatchToken) {
+    package func unwatch(_ token: WatchToken) {
         let closeNow = control.withLock { control -> Int32? in
             guard let watch = control.watches.removeValue(forKey: token.value) else { return nil }
             if control.exited { return watch.fileDescriptor }
@@ -216,7 +216,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// Runs `body` with the descriptor of `token`'s watch, under the loop's lock, so that the
     /// descriptor cannot be closed meanwhile. Keep `body` to a non-blocking call. From any thread.
     /// - Returns: `body`'s result; nil when the watch is gone (the descriptor is closed or closing).
-    func whileWatched<Result>(_ token: WatchToken, _ body: (Int32) -> Result) -> Result? {
+    package func whileWatched<Result>(_ token: WatchToken, _ body: (Int32) -> Result) -> Result? {
         control.withLock { control in
             guard !control.exited, let watch = control.watches[token.value] else { return nil }
             return body(watch.fileDescriptor)
@@ -225,7 +225,7 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
 
     /// Ends the thread: it runs no handler after it sees this, runs the work posted before it,
     /// releases the owner and exits. Returns at once; safe from any thread, also from a handler.
-    func stop() {
+    package func stop() {
         control.withLock { $0.stopped = true }
         thread.poke()
     }
@@ -237,9 +237,9 @@ final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
 /// What a new thread runs, handed over once (`passRetained` before `pthread_create`,
 /// `takeRetainedValue` in the thread). `@unchecked Sendable`: only the new thread calls it.
 private final class ThreadStart: @unchecked Sendable {
-    let body: () -> Void
+    package let body: () -> Void
 
-    init(_ body: @escaping () -> Void) {
+    package init(_ body: @escaping () -> Void) {
         self.body = body
     }
 }
@@ -247,11 +247,11 @@ private final class ThreadStart: @unchecked Sendable {
 /// A closure run while its caller waits for it, so it may cross to the loop's thread unescaped.
 /// `@unchecked Sendable`: the caller blocks until the loop has run it.
 private struct UncheckedWork: @unchecked Sendable {
-    let body: () -> Void
+    package let body: () -> Void
 }
 
 /// What a loop runs: one of its owner's messages, or a closure (reads from other threads, probers).
-enum LoopWork<Message: Sendable>: Sendable {
+package enum LoopWork<Message: Sendable>: Sendable {
     case message(Message)
     case run(@Sendable () -> Void)
     /// `compute` in a turn; `reply`, which wakes a waiting caller, once the turn has ended.
@@ -259,48 +259,48 @@ enum LoopWork<Message: Sendable>: Sendable {
 }
 
 /// A descriptor polled beside the event socket, and what runs when it is readable.
-struct DescriptorWatch: Sendable {
-    let fileDescriptor: Int32
-    let onReadable: @Sendable () -> Void
+package struct DescriptorWatch: Sendable {
+    package let fileDescriptor: Int32
+    package let onReadable: @Sendable () -> Void
 }
 
 /// A timer: its deadline (`DispatchTime` nanoseconds) and what it runs.
-struct LoopTimer<Message: Sendable>: Sendable {
-    let deadline: UInt64
-    let work: LoopWork<Message>
+package struct LoopTimer<Message: Sendable>: Sendable {
+    package let deadline: UInt64
+    package let work: LoopWork<Message>
 }
 
 /// What the loop's callers tell its thread, and the descriptors it polls.
-struct LoopControl<Message: Sendable>: Sendable {
-    var stopped = false
-    var watches: [Int: DescriptorWatch] = [:]
-    var timers: [Int: LoopTimer<Message>] = [:]
+package struct LoopControl<Message: Sendable>: Sendable {
+    package var stopped = false
+    package var watches: [Int: DescriptorWatch] = [:]
+    package var timers: [Int: LoopTimer<Message>] = [:]
     /// Timers on the boot clock (`CLOCK_BOOTTIME` nanoseconds), and that clock's timerfd: nil
     /// until the first such timer, -1 when none could be made.
-    var bootTimers: [Int: LoopTimer<Message>] = [:]
-    var bootClock: Int32?
+    package var bootTimers: [Int: LoopTimer<Message>] = [:]
+    package var bootClock: Int32?
     /// Posted work, in the order it was posted: run on the next turn of the loop.
-    var posted: [LoopWork<Message>] = []
-    var nextToken = 0
+    package var posted: [LoopWork<Message>] = []
+    package var nextToken = 0
     /// Unwatched descriptors the thread closes once it is out of `poll`.
-    var closing: [Int32] = []
+    package var closing: [Int32] = []
     /// The thread has ended (or never started): descriptors are closed by whoever unwatches them.
-    var exited = false
+    package var exited = false
 }
 
 /// The thread's side. `@unchecked Sendable`: handed to the thread once; only the thread touches
 /// `owner`, and the loop's control is a lock.
-final class LoopRun<Owner: EventLoopOwner>: @unchecked Sendable {
-    let loop: EventLoop<Owner>
-    var owner: Owner?
-    let eventSocket: Int32
+package final class LoopRun<Owner: EventLoopOwner>: @unchecked Sendable {
+    package let loop: EventLoop<Owner>
+    package var owner: Owner?
+    package let eventSocket: Int32
 
-    init(loop: EventLoop<Owner>, owner: Owner, eventSocket: Int32) {
+    package init(loop: EventLoop<Owner>, owner: Owner, eventSocket: Int32) {
         self.loop = loop
         self.owner = owner
         self.eventSocket = eventSocket
     }
 
-    var control: LockedState<LoopControl<Owner.Message>> { loop.shared }
-    var thread: LoopThread { loop.thread }
+    package var control: LockedState<LoopControl<Owner.Message>> { loop.shared }
+    package var thread: LoopThread { loop.thread }
 }

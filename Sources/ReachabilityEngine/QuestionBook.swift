@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import Dispatch
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilitySystem
@@ -13,7 +14,7 @@ import Glibc
 /// condition's lock, and read by the waiting thread only after it saw `done`; a thread uses its
 /// own slot for one read at a time (`take` hands out a fresh one to a read made while its own
 /// is in use, as a loop's thread serving its posts while it waits could).
-final class ReadReply: @unchecked Sendable {
+package final class ReadReply: @unchecked Sendable {
     private var answer: (path: NetworkPath, isResolved: Bool)?
     private let done = WaitableState(false)
     private var inUse = false
@@ -33,7 +34,7 @@ final class ReadReply: @unchecked Sendable {
     }()
 
     /// The calling thread's slot, ready for one read; a fresh one when its own is in use.
-    static func take() -> ReadReply {
+    package static func take() -> ReadReply {
         guard let key else { return ReadReply(waitingLoop: LoopThread.current) }
         if let raw = pthread_getspecific(key) {
             let kept = Unmanaged<ReadReply>.fromOpaque(raw).takeUnretainedValue()
@@ -52,7 +53,7 @@ final class ReadReply: @unchecked Sendable {
     }
 
     /// The loop's answer; wakes the waiting thread.
-    func give(_ path: NetworkPath, isResolved: Bool) {
+    package func give(_ path: NetworkPath, isResolved: Bool) {
         answer = (path, isResolved)
         done.withLock { $0 = true }
         done.broadcast()
@@ -60,7 +61,7 @@ final class ReadReply: @unchecked Sendable {
     }
 
     /// Waits for the answer, then readies the slot for the thread's next read.
-    func wait() -> (path: NetworkPath, isResolved: Bool) {
+    package func wait() -> (path: NetworkPath, isResolved: Bool) {
         if let waitingLoop {
             waitingLoop.serve(until: { done.withLock { $0 } })
         } else {
@@ -74,7 +75,7 @@ final class ReadReply: @unchecked Sendable {
     }
 
     /// The read was not posted (the loop has ended): the slot is free again.
-    func abandon() {
+    package func abandon() {
         inUse = false
     }
 }

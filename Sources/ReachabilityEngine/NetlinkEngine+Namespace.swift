@@ -1,4 +1,4 @@
-import ReachabilityConnectivity
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink

@@ -1,4 +1,4 @@
-import ReachabilityConnectivity
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
@@ -7,16 +7,16 @@ import ReachabilitySystem
 
 /// The process's engines, one per network namespace and interface policy, made on first use and
 /// gone with their last monitor.
-enum EngineRegistry {
+package enum EngineRegistry {
     private struct WeakEngine {
-        weak var engine: EngineHandle?
+        package weak var engine: EngineHandle?
     }
 
     /// An engine classifies links under one policy, so monitors with different policies of one
     /// namespace cannot share it.
     private struct Key: Hashable {
-        var identity: NamespaceIdentity
-        var policy: InterfacePolicy
+        package var identity: NamespaceIdentity
+        package var policy: InterfacePolicy
     }
 
     private static let engines = LockedState<[Key: WeakEngine]>([:])
@@ -31,7 +31,7 @@ enum EngineRegistry {
     /// loser's engine, a few dumps, goes away unused).
     ///
     /// - Throws: `namespaceNotFound` when the namespace vanished before its engine was registered.
-    static func engine(for namespace: NetworkNamespace, policy: InterfacePolicy) throws(ReachabilityError) -> EngineHandle {
+    package static func engine(for namespace: NetworkNamespace, policy: InterfacePolicy) throws(ReachabilityError) -> EngineHandle {
         let identity = try NamespaceEntry.identity(of: namespace)
         let key = Key(identity: identity, policy: policy)
         if let engine = engines.withLock({ $0[key]?.engine }) { return engine }
@@ -56,7 +56,7 @@ enum EngineRegistry {
     /// opened under the default policy, which the namespace's next monitors of that policy share.
     ///
     /// - Throws: as `engine(for:policy:)`: the namespace vanished, or descriptors ran out.
-    static func engine(anyPolicyIn namespace: NetworkNamespace) throws(ReachabilityError) -> EngineHandle {
+    package static func engine(anyPolicyIn namespace: NetworkNamespace) throws(ReachabilityError) -> EngineHandle {
         let identity = try NamespaceEntry.identity(of: namespace)
         let open = engines.withLock { engines in
             engines.first { $0.key.identity == identity && $0.value.engine != nil }?.value.engine
@@ -67,7 +67,7 @@ enum EngineRegistry {
 
     /// Drops `engine` from the registry (its namespace vanished), so the next monitor of that
     /// namespace opens it afresh, or fails when it is really gone.
-    static func forget(identity: NamespaceIdentity, policy: InterfacePolicy, loop: EventLoop<NetlinkEngine>) {
+    package static func forget(identity: NamespaceIdentity, policy: InterfacePolicy, loop: EventLoop<NetlinkEngine>) {
         let key = Key(identity: identity, policy: policy)
         engines.withLock { engines in
             if engines[key]?.engine?.loop === loop { engines[key] = nil }
@@ -75,7 +75,7 @@ enum EngineRegistry {
     }
 
     /// How many engines are alive, for tests of sharing and teardown.
-    static var liveEngineCount: Int {
+    package static var liveEngineCount: Int {
         engines.withLock { $0.values.filter { $0.engine != nil }.count }
     }
 }

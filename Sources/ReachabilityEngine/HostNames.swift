@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityResolution
