@@ -76,12 +76,22 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
-        // PathMonitor, its delivery and the connectivity prober, over the engine; no Foundation,
-        // so a static binary carries none of it.
+        // The connectivity prober: one per namespace and probe, on an engine's loop, probing for
+        // subscribers it knows by a protocol, never as monitors.
+        .target(
+            name: "ReachabilityProbing",
+            dependencies: [
+                "ReachabilityEngine", "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink",
+                "ReachabilityResolution", "ReachabilityConnectivity",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // PathMonitor and its delivery, over the engine and the prober; no Foundation, so a static
+        // binary carries none of it.
         .target(
             name: "NetworkReachabilityCore",
             dependencies: [
-                "ReachabilityEngine", "ReachabilityLoop",
+                "ReachabilityEngine", "ReachabilityLoop", "ReachabilityProbing",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation",
                 "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "Logging", package: "swift-log"),
@@ -119,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkReachabilityTests",
-            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity", "ReachabilityLoop", "ReachabilityEngine"]
+            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity", "ReachabilityLoop", "ReachabilityEngine", "ReachabilityProbing"]
         ),
         .testTarget(
             name: "ServiceTests",
@@ -135,7 +145,7 @@ let package = Package(
             dependencies: [
                 "NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilityCompat", "SystemConfiguration",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity",
-                "ReachabilityLoop", "ReachabilityEngine",
+                "ReachabilityLoop", "ReachabilityEngine", "ReachabilityProbing",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

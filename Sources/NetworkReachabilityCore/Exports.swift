@@ -1,3 +1,4 @@
+import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityLoop
 // The public values (flags, paths, interfaces, errors) are declared in the model layer; users see

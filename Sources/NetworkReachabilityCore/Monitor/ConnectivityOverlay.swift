@@ -1,3 +1,4 @@
+import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
@@ -17,24 +18,7 @@ import ReachabilitySystem
 /// too, but the last answer stays on the path until the new API's comes (its source names the
 /// API it came from): an announcer on the link cannot pin connectivity at `unknown`.
 struct ConnectivityOverlay {
-    /// What a probe's answer depends on.
-    struct Key: Hashable {
-        var interfaceIndex: Int?
-        var gateways: [String]
-        /// The network's captive-portal API: a new announcement is asked at once.
-        var captivePortalAPI: String?
-
-        init(_ path: NetworkPath) {
-            interfaceIndex = path.interface?.index
-            gateways = path.gateways.map { "\($0)" }
-            captivePortalAPI = path.captivePortalAPI
-        }
-
-        /// The same interface and gateways: only the announced API may differ.
-        func isSameNetwork(as other: Key) -> Bool {
-            interfaceIndex == other.interfaceIndex && gateways == other.gateways
-        }
-    }
+    typealias Key = ConnectivityKey
 
     /// What the prober must hear after a composition, outside the lock.
     enum Event {

@@ -1,3 +1,4 @@
+import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityLoop
 /// The faces a state is news to, in slot order, kept inline: one a delivery is the common case,

@@ -1,3 +1,4 @@
+import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityLoop
 /// What a turn of a library loop leaves on its thread (`LoopThread.outbox`): the deliveries the

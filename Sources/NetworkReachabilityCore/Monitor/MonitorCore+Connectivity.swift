@@ -1,3 +1,4 @@
+import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
@@ -10,7 +11,7 @@ import Dispatch
 
 /// The monitor's side of connectivity probing: the prober's answers enter here and
 /// leave through the same numbered, deduplicated, generation-gated delivery as the engine's paths.
-extension MonitorCore {
+extension MonitorCore: ConnectivitySubscriber {
     /// Publishes the path `body` makes (`State.publish`), for the probe's answers; nothing while a
     /// host name's placeholder stands (its first real path comes from the engine).
     func prepareLocked(_ body: (inout State) -> NetworkPath?) -> PendingDelivery? {

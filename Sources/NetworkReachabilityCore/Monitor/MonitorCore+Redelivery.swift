@@ -1,3 +1,4 @@
+import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityProbing
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -6,10 +6,10 @@ import Glibc
 
 /// The thread a connectivity probe blocks on (in `poll`, bounded by the probe's timeout), one a
 /// probe: probes come once per interval at most, and a loop must never block.
-enum ProbeThread {
+package enum ProbeThread {
     /// Runs `body` on a new detached thread.
     /// - Returns: false when no thread can be made (a pids limit): `body` does not run.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let retained = Unmanaged.passRetained(ProbeBody(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in
@@ -27,9 +27,9 @@ enum ProbeThread {
 
 /// The probe's work, handed to its thread once.
 private final class ProbeBody: Sendable {
-    let body: @Sendable () -> Void
+    package let body: @Sendable () -> Void
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    package init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
     }
 }

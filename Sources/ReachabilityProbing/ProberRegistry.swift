@@ -1,21 +1,20 @@
 import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
-import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
 import ReachabilityResolution
 import ReachabilitySystem
 
 /// The process's probers: monitors of one namespace with equal probes share one.
-enum ProberRegistry {
+package enum ProberRegistry {
     private struct Key: Hashable {
-        var namespace: NamespaceIdentity
-        var configuration: ProberConfiguration
+        package var namespace: NamespaceIdentity
+        package var configuration: ProberConfiguration
     }
 
     private struct WeakProber {
-        weak var prober: ConnectivityProber?
+        package weak var prober: ConnectivityProber?
     }
 
     private static let probers = LockedState<[Key: WeakProber]>([:])
@@ -23,7 +22,7 @@ enum ProberRegistry {
     /// The prober of `configuration` in `namespace`; nil when there is nothing to probe or fetch,
     /// or the namespace cannot be identified (the monitor's path then says why, and its
     /// connectivity stays `unknown`).
-    static func prober(for configuration: ProberConfiguration, in namespace: NetworkNamespace,
+    package static func prober(for configuration: ProberConfiguration, in namespace: NetworkNamespace,
                        engine: EngineHandle?) -> ConnectivityProber? {
         guard !configuration.isEmpty, let identity = try? NamespaceEntry.identity(of: namespace) else { return nil }
         let key = Key(namespace: identity, configuration: configuration.shared)

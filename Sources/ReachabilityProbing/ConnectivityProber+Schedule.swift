@@ -8,7 +8,7 @@ import ReachabilitySystem
 extension ConnectivityProber {
     /// Looks again at what the subscribers want, soon, on the loop; calls coalesce. Without a
     /// loop (the namespace vanished) nothing is probed, and `probeNow` callers are answered at once.
-    func reconsider() {
+    package func reconsider() {
         guard !isPassive else { return }
         let schedule = state.withLock { state -> (due: UInt64?, Void)? in
             guard !state.kickScheduled else { return nil }
@@ -31,7 +31,7 @@ extension ConnectivityProber {
     /// Passes come at most this often: a burst of path changes, or a thousand monitors started one
     /// after another, costs one pass (which looks at every subscriber) a pace, not one a monitor,
     /// on the loop that also answers those monitors' schedules.
-    static let passPace: UInt64 = 2_000_000
+    package static let passPace: UInt64 = 2_000_000
 
     /// No loop runs the prober's control: whoever waits for an answer hears at once.
     private func answerWithoutLoop() {
@@ -46,7 +46,7 @@ extension ConnectivityProber {
 
     /// Arms the re-probe timer `delay` from now on the loop's boot clock, so time suspended
     /// counts and a resumed machine probes at once. Under the state's lock.
-    func armTimer(after delay: Duration, in state: inout State) {
+    package func armTimer(after delay: Duration, in state: inout State) {
         dropTimer(&state)
         guard let loop = engine?.loop else { return }
         let generation = state.timerGeneration
@@ -56,7 +56,7 @@ extension ConnectivityProber {
     }
 
     /// Cancels the timer; one that fires anyway finds its generation stale. Under the state's lock.
-    func dropTimer(_ state: inout State) {
+    package func dropTimer(_ state: inout State) {
         if let timer = state.timer { engine?.loop.cancel(timer) }
         state.timer = nil
         state.timerDue = false

@@ -1,7 +1,6 @@
 import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
-import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
 import ReachabilityResolution
@@ -13,7 +12,7 @@ extension ConnectivityProber {
 
     /// Logs an answer at debug level (the command's `--verbose`): the reason a path carries, and
     /// the detail it does not (which address, which errno, which status).
-    func log(_ answer: ConnectivityAnswer) {
+    package func log(_ answer: ConnectivityAnswer) {
         Self.logger.debug("connectivity probe answered", metadata: [
             "probe": "\(configuration.probe?.url ?? "none")", "namespace": "\(namespace)", "connectivity": "\(answer.connectivity)",
             "reason": "\(answer.reason ?? "none")", "detail": "\(answer.detail)",

@@ -8,27 +8,27 @@ import ReachabilityResolution
 /// One run of a prober, on its worker queue: each captive-portal API announced for the paths it
 /// runs for, then the probe unless every one of them said `captive`. It holds no reference to the
 /// prober, so a prober that goes away mid-run cancels it (its signal) instead of waiting for it.
-struct ProbeJob: Sendable {
+package struct ProbeJob: Sendable {
     /// A run's answers, by the API announced for the path they are for (nil: none announced):
     /// monitors of one prober whose paths use interfaces with different APIs each get their own's.
-    typealias Answers = [String?: ConnectivityAnswer]
+    package typealias Answers = [String?: ConnectivityAnswer]
 
-    let configuration: ProberConfiguration
-    let namespace: NetworkNamespace
+    package let configuration: ProberConfiguration
+    package let namespace: NetworkNamespace
     /// The engine's pool; nil when no engine of the namespace could be had (names then fail).
-    let resolver: ResolverPool?
+    package let resolver: ResolverPool?
     /// The announced API of each path the run is for; nil among them: a path with none announced.
-    let apis: Set<String?>
+    package let apis: Set<String?>
 
     private static let logger = Logger(label: "network-reachability")
 
     /// `answer` for every path (the unit tests' stand-in for a run gives one answer to all).
-    func everyone(_ answer: ConnectivityAnswer?) -> Answers? {
+    package func everyone(_ answer: ConnectivityAnswer?) -> Answers? {
         answer.map { answer in Dictionary(uniqueKeysWithValues: apis.map { ($0, answer) }) }
     }
 
     /// - Returns: an answer for each of `apis`; nil when cancelled.
-    func run(signal: ProbeSignal) -> Answers? {
+    package func run(signal: ProbeSignal) -> Answers? {
         var answers: Answers = [:]
         var statuses: [String: CaptivePortalStatus] = [:]
         var failures: [String: String] = [:]

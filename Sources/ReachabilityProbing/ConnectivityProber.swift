@@ -1,7 +1,6 @@
 import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
-import ReachabilityEvaluation
 import ReachabilityModel
 import ReachabilityNetlink
 import ReachabilityResolution
@@ -24,65 +23,65 @@ import Dispatch
 /// names: a prober adds no loop, no timer descriptor and no pool of its own. With no engine (the
 /// namespace vanished, descriptors ran out) a prober keeps no timer and its names fail at once;
 /// its monitors' paths then say so, and `probeNow` answers at once.
-final class ConnectivityProber: Sendable {
-    let configuration: ProberConfiguration
-    let namespace: NetworkNamespace
+package final class ConnectivityProber: Sendable {
+    package let configuration: ProberConfiguration
+    package let namespace: NetworkNamespace
     /// The engine whose loop runs the prober's control and timers and whose pool resolves its names.
-    let engine: EngineHandle?
-    let state = LockedState(State())
+    package let engine: EngineHandle?
+    package let state = LockedState(State())
 
-    struct Subscriber {
-        weak var core: MonitorCore?
-        var answeredEpoch: UInt64?
+    package struct Subscriber {
+        package weak var core: (any ConnectivitySubscriber)?
+        package var answeredEpoch: UInt64?
     }
 
-    struct Target {
-        var id: ObjectIdentifier
-        var core: MonitorCore
-        var epoch: UInt64
-        var key: ConnectivityOverlay.Key
+    package struct Target {
+        package var id: ObjectIdentifier
+        package var core: any ConnectivitySubscriber
+        package var epoch: UInt64
+        package var key: ConnectivityKey
     }
 
-    struct InFlight {
-        var id: UInt64
-        var signal: ProbeSignal
+    package struct InFlight {
+        package var id: UInt64
+        package var signal: ProbeSignal
         /// The monitors the answer goes to, each with the epoch it is for.
-        var targets: [ObjectIdentifier: Target]
+        package var targets: [ObjectIdentifier: Target]
         /// The monitors a `probeNow` asked it for: they stay its targets until it answers, listening
         /// or not, so a later pass (another monitor joining, moving or leaving) cannot cut it short.
-        var onDemand: [ObjectIdentifier: Subscriber] = [:]
+        package var onDemand: [ObjectIdentifier: Subscriber] = [:]
         /// `probeNow` callers waiting for this probe's answer.
-        var waiters: [@Sendable () -> Void] = []
+        package var waiters: [@Sendable () -> Void] = []
     }
 
     /// Reached only through `state`'s lock.
-    struct State: Sendable {
-        var subscribers: [ObjectIdentifier: Subscriber] = [:]
-        var inFlight: InFlight?
-        var nextID: UInt64 = 0
+    package struct State: Sendable {
+        package var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        package var inFlight: InFlight?
+        package var nextID: UInt64 = 0
         /// The armed re-probe timer of the loop; kept after it fired, until the next probe starts,
         /// so that "a timer" also means "answered since anyone last listened".
-        var timer: WatchToken?
+        package var timer: WatchToken?
         /// Bumped whenever the timer is replaced or dropped: a timer that fires after that finds
         /// itself stale and does nothing.
-        var timerGeneration: UInt64 = 0
-        var timerDue = false
+        package var timerGeneration: UInt64 = 0
+        package var timerDue = false
         /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the
         /// schedule restarted (a path moved or dropped, or nobody listens).
-        var backoff: Duration?
-        var forced: [ObjectIdentifier: Subscriber] = [:]
-        var waiters: [@Sendable () -> Void] = []
-        var kickScheduled = false
+        package var backoff: Duration?
+        package var forced: [ObjectIdentifier: Subscriber] = [:]
+        package var waiters: [@Sendable () -> Void] = []
+        package var kickScheduled = false
         /// When the last pass began (`DispatchTime` nanoseconds), for `passPace`.
-        var lastPass: UInt64 = 0
+        package var lastPass: UInt64 = 0
         /// The last answer for each path key, while a monitor it answered listens, until a path
         /// moves or drops: a monitor that joins meanwhile with the same path gets it without a probe
         /// of its own. Once none of them listens it goes, so that a monitor starting later says
         /// `unknown` until probed (the answer may have aged unseen).
-        var answers: [ConnectivityOverlay.Key: ConnectivityAnswer] = [:]
+        package var answers: [ConnectivityKey: ConnectivityAnswer] = [:]
     }
 
-    init(configuration: ProberConfiguration, namespace: NetworkNamespace, engine: EngineHandle?) {
+    package init(configuration: ProberConfiguration, namespace: NetworkNamespace, engine: EngineHandle?) {
         self.configuration = configuration
         self.namespace = namespace
         self.engine = engine
@@ -93,9 +92,9 @@ final class ConnectivityProber: Sendable {
 
     #if DEBUG
     /// The unit tests' seam (`ConnectivityProber+TestSeam.swift`), in debug builds only.
-    let testSeam: TestSeam?
+    package let testSeam: TestSeam?
 
-    init(probe: ConnectivityProbe?, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil,
+    package init(probe: ConnectivityProbe?, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil,
          fetchesAPIAlone: Bool = false) {
         self.configuration = ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone)
         self.namespace = namespace
@@ -117,25 +116,25 @@ final class ConnectivityProber: Sendable {
 
     // MARK: - From the monitors
 
-    func subscribe(_ core: MonitorCore) {
+    package func subscribe(_ core: any ConnectivitySubscriber) {
         state.withLock { $0.subscribers[ObjectIdentifier(core)] = Subscriber(core: core) }
         reconsider()
     }
 
-    func unsubscribe(_ core: MonitorCore) {
+    package func unsubscribe(_ core: any ConnectivitySubscriber) {
         state.withLock { _ = $0.subscribers.removeValue(forKey: ObjectIdentifier(core)) }
         reconsider()
     }
 
     /// A subscriber's path became satisfied or moved: its answer is due (the pass asks each
-    /// subscriber for its current epoch, `MonitorCore.connectivityEpoch`).
-    func pathChanged() {
+    /// subscriber for its current epoch, `ConnectivitySubscriber.connectivityEpoch`).
+    package func pathChanged() {
         reconsider()
     }
 
     /// A subscriber's path is no longer satisfied: the network changed, so the kept answers go and
     /// the backoff starts again from 5 s (docs/semantics.md, "Connectivity").
-    func pathWentDown() {
+    package func pathWentDown() {
         state.withLock { state in
             state.answers = [:]
             state.backoff = nil
@@ -145,7 +144,7 @@ final class ConnectivityProber: Sendable {
 
     /// Probes now for `core` (scheduled or not) and returns once the answer was applied, or at
     /// once when its path is not satisfied.
-    func probeNow(for core: MonitorCore) async {
+    package func probeNow(for core: any ConnectivitySubscriber) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             probeNow(for: core) { continuation.resume() }
         }
@@ -154,7 +153,7 @@ final class ConnectivityProber: Sendable {
     /// `probeNow` without Swift concurrency: `done` runs once the answer was applied (on the
     /// engine's loop), or at once. Its task would run on the global executor, whose first worker
     /// thread makes libdispatch open its epoll descriptor, and trap when it cannot.
-    func probeNow(for core: MonitorCore, then done: @escaping @Sendable () -> Void) {
+    package func probeNow(for core: any ConnectivitySubscriber, then done: @escaping @Sendable () -> Void) {
         guard !isPassive else { return done() }
         state.withLock { state in
             state.forced[ObjectIdentifier(core)] = Subscriber(core: core)
@@ -165,7 +164,7 @@ final class ConnectivityProber: Sendable {
 
     // MARK: - On the loop
 
-    func kick() {
+    package func kick() {
         // Forced cores and their waiters are taken together, so a `probeNow` arriving during this
         // pass is left for the next one, never answered by this one.
         let (subscribers, forced, carried, newWaiters, timerDue) = state.withLock { state in
@@ -182,10 +181,10 @@ final class ConnectivityProber: Sendable {
         // outside its own lock, so the two locks are never held in opposite orders.
         var targets: [Target] = []
         var unanswered: [Target] = []
-        var answeredKeys: Set<ConnectivityOverlay.Key> = []
+        var answeredKeys: Set<ConnectivityKey> = []
         var moved = false
         for (id, subscriber) in subscribers {
-            guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch() else { continue }
+            guard let core = subscriber.core, let (epoch, key) = core.connectivityEpoch(evenIfIdle: false) else { continue }
             let target = Target(id: id, core: core, epoch: epoch, key: key)
             targets.append(target)
             if subscriber.answeredEpoch != epoch { unanswered.append(target) }
