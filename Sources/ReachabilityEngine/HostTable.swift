@@ -13,7 +13,7 @@ struct HostEntry {
     var resolution = HostResolution()
     var inFlight = false
     var resolveAgain = false
-    /// The next re-resolution, on the engine's wait loop.
+    /// The next re-resolution, on the engine's loop.
     var timer: WatchToken?
     var timerInterval: Int?
     /// Run when the first resolution finished (a blocked `currentPath` or a suspended `fetchCurrentPath`).

@@ -119,7 +119,7 @@ extension NetlinkEngine {
         guard resolverConfiguration.watcher == nil else { return }
         resolverConfiguration.watcher = ConfigurationWatcher(namespace: identity.namespace,
                                                              sources: resolverConfiguration.nameServers.sources,
-                                                             waiter: loop) { [loop] changes in
+                                                             loop: loop) { [loop] changes in
             loop.send(.configurationChanged(changes))
         }
     }

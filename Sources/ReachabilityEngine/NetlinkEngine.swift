@@ -83,7 +83,7 @@ package final class NetlinkEngine {
         self.resolverConfiguration = ResolverConfiguration(nameServers: nameServers)
         do throws(NetlinkError) {
             // Its report is a message: it runs on the loop, once the loop's thread has started.
-            namespaceWatch = try NamespaceVanishWatcher(namespace: namespace, identity: identity, waiter: loop) { [loop] in
+            namespaceWatch = try NamespaceVanishWatcher(namespace: namespace, identity: identity, loop: loop) { [loop] in
                 loop.send(.namespaceVanished)
             }
         } catch {

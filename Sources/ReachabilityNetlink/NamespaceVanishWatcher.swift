@@ -13,13 +13,13 @@ import Glibc
 /// checked against the identity the engine opened), and for `/proc/PID/ns/net` a pidfd, readable
 /// when the process exits. `.current` never goes away. Confined to the engine's loop (made before its thread starts, run on it after).
 ///
-/// The descriptor is polled by the engine's wait loop (no `DispatchSource`). A descriptor that
+/// The descriptor is polled by the engine's loop (no `DispatchSource`). A descriptor that
 /// cannot be made for want of descriptors or memory is an error: an engine that could not tell
 /// its namespace is gone would report a dead namespace as live. (A kernel without pidfd_open,
 /// before 5.3, leaves a `/proc/PID/ns/net` unwatched, as before.) `@unchecked Sendable`: the
 /// handler runs on the engine's loop, where everything else of it lives.
 package final class NamespaceVanishWatcher: @unchecked Sendable {
-    private let waiter: any DescriptorWatching
+    private let loop: any DescriptorWatching
     private var token: WatchToken?
     private var fired = false
     private let namespace: NetworkNamespace
@@ -28,10 +28,10 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
 
     /// - Parameter onVanish: runs once when the namespace is gone (on the loop; during `init` when it is gone already).
     /// - Throws: when the pidfd or inotify descriptor cannot be made (EMFILE, ENFILE, ENOMEM).
-    package init?(namespace: NetworkNamespace, identity: NamespaceIdentity, waiter: any DescriptorWatching,
+    package init?(namespace: NetworkNamespace, identity: NamespaceIdentity, loop: any DescriptorWatching,
           onVanish: @escaping @Sendable () -> Void) throws(NetlinkError) {
         if namespace == .current { return nil }
-        self.waiter = waiter
+        self.loop = loop
         self.namespace = namespace
         self.identity = identity
         self.onVanish = onVanish
@@ -47,7 +47,7 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
             if fd >= 0 {
                 // Readable once the process has exited.
                 // Weak: the loop may run the handler while the engine lets the watcher go.
-                token = waiter.watch(fd) { [weak self] in
+                token = loop.watch(fd) { [weak self] in
                     self?.stopWatching()
                     self?.vanished()
                 }
@@ -68,7 +68,7 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
                         throw .system("inotify_add_watch \(directory) (namespace vanish watch)", errno: code)
                     }
                 } else {
-                    token = waiter.watch(fd) { [weak self] in
+                    token = loop.watch(fd) { [weak self] in
                         guard let self, token != nil else { return }
                         Self.discard(fd)
                         check()
@@ -101,7 +101,7 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
     }
 
     private func stopWatching() {
-        if let token { waiter.unwatch(token) }
+        if let token { loop.unwatch(token) }
         token = nil
     }
 

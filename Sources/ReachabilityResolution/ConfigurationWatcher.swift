@@ -17,7 +17,7 @@ import Glibc
 /// inotify on the directories, not the files: a file replaced by rename keeps no watch. The
 /// watches are set again after each change, so a symlink that now points elsewhere is followed,
 /// and a directory that did not exist yet is watched through its parent until it appears.
-/// Confined to the engine's loop, where the wait loop (`DescriptorWatching`) runs its handler.
+/// Confined to the engine's loop, which polls it (`DescriptorWatching`) and runs its handler.
 /// `@unchecked Sendable` for that handler. When no inotify descriptor can be made (the descriptor
 /// or inotify-instance limit), `isWatching` is false and the engine reads the files on every pass
 /// instead: slower, never wrong.
@@ -50,7 +50,7 @@ package final class ConfigurationWatcher: @unchecked Sendable {
     }
 
     private let descriptor: Int32
-    private let waiter: any DescriptorWatching
+    private let loop: any DescriptorWatching
     private var token: WatchToken?
     private let namespace: NetworkNamespace
     private let sources: NameServerSources
@@ -58,12 +58,12 @@ package final class ConfigurationWatcher: @unchecked Sendable {
 
     /// - Parameters:
     ///   - sources: resolved's and networkd's directories to watch (none for another namespace).
-    ///   - onChange: runs on the waiter's loop after each relevant change, with what it concerned.
-    package init(namespace: NetworkNamespace, sources: NameServerSources, waiter: any DescriptorWatching,
+    ///   - onChange: runs on the loop's loop after each relevant change, with what it concerned.
+    package init(namespace: NetworkNamespace, sources: NameServerSources, loop: any DescriptorWatching,
                  onChange: @escaping @Sendable (Changes) -> Void) {
         self.namespace = namespace
         self.sources = sources
-        self.waiter = waiter
+        self.loop = loop
         #if DEBUG
         let injected = SetupFaults.injected(at: .configurationWatch) != nil
         #else
@@ -73,7 +73,7 @@ package final class ConfigurationWatcher: @unchecked Sendable {
         guard descriptor >= 0 else { return }
         rewatch()
         // Weak: the handler may be on its way to the loop while the engine lets the watcher go.
-        token = waiter.watch(descriptor) { [weak self] in
+        token = loop.watch(descriptor) { [weak self] in
             guard let self, token != nil else { return }
             let changes = readEvents()
             guard !changes.isEmpty else { return }
@@ -89,8 +89,8 @@ package final class ConfigurationWatcher: @unchecked Sendable {
     private var missedWatch = false
 
     deinit {
-        // The wait loop closes the descriptor once it no longer polls it.
-        if let token { waiter.unwatch(token) }
+        // The loop closes the descriptor once it no longer polls it.
+        if let token { loop.unwatch(token) }
     }
 
     /// The directories to watch and what their entries concern.

@@ -1,7 +1,6 @@
-import ReachabilityModel
-import ReachabilitySystem
 /// Something that polls descriptors for the engine on its one loop (`EventLoop`), so the
-/// watchers of `Netlink/` and `Resolution/` need no `DispatchSource` and no knowledge of the loop.
+/// watchers of the Netlink and Resolution layers need no `DispatchSource` and no knowledge of the
+/// loop, which sits above them.
 package protocol DescriptorWatching: AnyObject, Sendable {
     /// Polls `fileDescriptor` and runs `onReadable` on the loop's thread when it is readable.
     /// Takes the descriptor: it is closed after `unwatch`, never while it may still be polled.
