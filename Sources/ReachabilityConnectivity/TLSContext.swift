@@ -17,10 +17,7 @@ package final class TLSContext: @unchecked Sendable {  // the context is only re
     /// The library the context was made with.
     package let openSSL: OpenSSLLibrary
 
-    private static let contexts = LockedState<[String: TLSContext]>([:])
-
-    /// How many contexts the process made: for tests ("nothing of TLS without an https:// probe").
-    package static var made: Int { contexts.withLock { $0.count } }
+    static let contexts = LockedState<[String: TLSContext]>([:])
 
     private init(pointer: OpaquePointer, openSSL: OpenSSLLibrary) {
         self.pointer = pointer

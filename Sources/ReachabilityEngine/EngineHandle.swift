@@ -22,7 +22,7 @@ package final class EngineHandle: Sendable {
     package let metrics: EngineMetrics?
     package let loop: EventLoop<NetlinkEngine>
     private let engine: LoopBound<NetlinkEngine>
-    private let published: LockedState<EnginePublication>
+    let published: LockedState<EnginePublication>
     private let resolvers: LockedState<ResolverPool?>
     /// Where the namespace's name servers are read from, for the resolver pool.
     private let nameServerSources: NameServerSources
@@ -164,9 +164,6 @@ package final class EngineHandle: Sendable {
     }
 
     // MARK: - Published
-
-    /// The engine's counters as of its last turn, for metrics, logs and tests.
-    package var currentCounters: EngineCounters { published.withLock { $0.counters } }
 
     /// Whether the namespace vanished (its loop has stopped).
     package var hasVanished: Bool { published.withLock { $0.vanished } }

@@ -24,13 +24,6 @@ import CoreMetrics
 /// | `network_reachability_callbacks_delivered_total` | counter | namespace | deliveries that ran a monitor's callbacks |
 /// | `network_reachability_status` | gauge | namespace, target | `ReachabilityStatus.rawValue`: -1 unknown, 0 not reachable, 1 WWAN, 2 WiFi |
 package final class EngineMetrics: Sendable {
-    /// Set by tests (`@testable`) to observe an engine made after it; nil: swift-metrics' own factory.
-    package static var factoryForTesting: (any MetricsFactory)? {
-        get { testingFactory.withLock { $0 } }
-        set { testingFactory.withLock { $0 = newValue } }
-    }
-    private static let testingFactory = LockedState<(any MetricsFactory)?>(nil)
-
     private let namespace: String
     private let factory: any MetricsFactory
     private let kernelEvents: Counter
@@ -45,7 +38,7 @@ package final class EngineMetrics: Sendable {
     private let gauges = LockedState<[String: Gauge]>([:])
 
     /// The metrics of an engine of `namespace`; nil when no backend is bootstrapped.
-    package static func make(namespace: NetworkNamespace, factory: any MetricsFactory = factoryForTesting ?? MetricsSystem.factory) -> EngineMetrics? {
+    package static func make(namespace: NetworkNamespace, factory: any MetricsFactory = defaultFactory) -> EngineMetrics? {
         factory is NOOPMetricsHandler ? nil : EngineMetrics(namespace: namespace.description, factory: factory)
     }
 

@@ -8,18 +8,18 @@ import ReachabilitySystem
 /// The process's engines, one per network namespace and interface policy, made on first use and
 /// gone with their last monitor.
 package enum EngineRegistry {
-    private struct WeakEngine {
+    struct WeakEngine {
         package weak var engine: EngineHandle?
     }
 
     /// An engine classifies links under one policy, so monitors with different policies of one
     /// namespace cannot share it.
-    private struct Key: Hashable {
+    struct Key: Hashable {
         package var identity: NamespaceIdentity
         package var policy: InterfacePolicy
     }
 
-    private static let engines = LockedState<[Key: WeakEngine]>([:])
+    static let engines = LockedState<[Key: WeakEngine]>([:])
 
     /// The engine of `namespace` under `policy`, shared with every other monitor of the same
     /// namespace and policy (however the namespace was named: `.named` and `.path` of the same
@@ -72,10 +72,5 @@ package enum EngineRegistry {
         engines.withLock { engines in
             if engines[key]?.engine?.loop === loop { engines[key] = nil }
         }
-    }
-
-    /// How many engines are alive, for tests of sharing and teardown.
-    package static var liveEngineCount: Int {
-        engines.withLock { $0.values.filter { $0.engine != nil }.count }
     }
 }

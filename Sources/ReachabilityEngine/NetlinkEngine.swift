@@ -51,12 +51,6 @@ package final class NetlinkEngine {
     /// How long after a deletion the engine looks again (see `scheduleSecondLook`).
     static let secondLookDelay: DispatchTimeInterval = .milliseconds(20)
 
-    #if DEBUG
-    /// Test hook (debug builds only): runs in `init` after the sockets are open and before the
-    /// namespace is watched, the window in which a namespace can vanish under a new engine.
-    static let afterSocketsOpened = LockedState<(@Sendable (NetworkNamespace) -> Void)?>(nil)
-    #endif
-
     /// Opens the engine's sockets inside `namespace` and reads the first snapshot. Runs on the
     /// thread that makes the engine, before its loop's thread starts (`EngineHandle`).
     init(namespace: NetworkNamespace, identity: NamespaceIdentity, policy: InterfacePolicy,
@@ -68,9 +62,7 @@ package final class NetlinkEngine {
         self.names = HostNames(resolvers: resolvers)
         let isProcessOwn = (try? NamespaceEntry.identity(of: .current)) == identity
         let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn, policy: policy)
-        #if DEBUG
-        Self.afterSocketsOpened.withLock { $0 }?(namespace)
-        #endif
+        Self.socketsOpened(in: namespace)
         self.sockets = sockets
         self.model = LinkModel(snapshot: sockets.freshSnapshot())
         var nameServers = NameServerConfiguration(

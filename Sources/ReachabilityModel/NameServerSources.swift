@@ -33,9 +33,6 @@ extension InterfacePolicy {
     /// the process's own namespace, none for another (debug builds: the policy's fixture
     /// directories, for every namespace, when a test set them).
     package func nameServerSources(namespaceIsProcessOwn: Bool) -> NameServerSources {
-        #if DEBUG
-        if let fixtureSystemdDirectories { return fixtureSystemdDirectories }
-        #endif
-        return namespaceIsProcessOwn ? .system : .none
+        fixtures.systemd ?? (namespaceIsProcessOwn ? .system : .none)
     }
 }

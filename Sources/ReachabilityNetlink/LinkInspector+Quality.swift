@@ -39,7 +39,7 @@ extension LinkInspector {
         let isWireless = traits.isWireless || traits.deviceType == "wlan"
         let last = qualities[link.index]
         if let last, last.state == state, !isWireless { return last.quality }
-        let fixed = link.kind == "veth" && policy.sysfsRoot == nil ? Self.vethFigures : nil
+        let fixed = link.kind == "veth" && policy.fixtures.sysfs == nil ? Self.vethFigures : nil
         let carries = link.hasCarrier && !link.isLoopback && carriesTraffic
         let measurement = carries ? fixed ?? measure(link.name, isWireless: isWireless) : LinkMeasurement()
         let quality = measurement.quality(hasCarrier: link.hasCarrier, previous: last?.quality ?? .unknown)

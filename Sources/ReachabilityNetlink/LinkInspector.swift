@@ -80,7 +80,7 @@ package final class LinkInspector {
 
     /// Where the link's figures are read: the fixture root, `/sys` for the process's own namespace,
     /// else nil (ioctls made inside the namespace).
-    var sysfsRootForMeasurement: String? { policy.sysfsRoot ?? (sysfsSpeaksForNamespace ? "/sys" : nil) }
+    var sysfsRootForMeasurement: String? { policy.fixtures.sysfs ?? (sysfsSpeaksForNamespace ? "/sys" : nil) }
 
     /// The link's speed and duplex by `ETHTOOL_GSET` on the namespace's control socket.
     func speedFromIoctl(_ name: String) -> LinkMeasurement {
@@ -93,8 +93,8 @@ package final class LinkInspector {
 
     private func traitsFromDevice(_ link: LinkState) -> LinkTraits {
         // Virtual links (veth, bridge, tun, ...) have no device to ask, unless fixtures say otherwise.
-        if (link.isLoopback || link.kind != nil) && policy.sysfsRoot == nil { return LinkTraits() }
-        if let root = policy.sysfsRoot ?? (sysfsSpeaksForNamespace ? "/sys" : nil) {
+        if (link.isLoopback || link.kind != nil) && policy.fixtures.sysfs == nil { return LinkTraits() }
+        if let root = policy.fixtures.sysfs ?? (sysfsSpeaksForNamespace ? "/sys" : nil) {
             return Self.traitsFromSysfs(root: root, name: link.name)
         }
         return traitsFromIoctls(link.name)

@@ -81,28 +81,16 @@ package final class ConnectivityProber: Sendable {
         package var answers: [ConnectivityKey: ConnectivityAnswer] = [:]
     }
 
-    package init(configuration: ProberConfiguration, namespace: NetworkNamespace, engine: EngineHandle?) {
+    /// What a test replaces (`ProbingSeams.swift`); empty in a release build.
+    let seam: ProberSeam
+
+    package init(configuration: ProberConfiguration, namespace: NetworkNamespace, engine: EngineHandle?,
+                 seam: ProberSeam = ProberSeam()) {
         self.configuration = configuration
         self.namespace = namespace
         self.engine = engine
-        #if DEBUG
-        self.testSeam = nil
-        #endif
+        self.seam = seam
     }
-
-    #if DEBUG
-    /// The unit tests' seam (`ConnectivityProber+TestSeam.swift`), in debug builds only.
-    package let testSeam: TestSeam?
-
-    package init(probe: ConnectivityProbe?, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil,
-         fetchesAPIAlone: Bool = false) {
-        self.configuration = ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone)
-        self.namespace = namespace
-        self.engine = try? EngineRegistry.engine(anyPolicyIn: namespace)
-        self.testSeam = TestSeam(isPassive: passive, run: run)
-    }
-
-    #endif
 
     deinit {
         let (timer, waiters) = state.withLock { state in
@@ -266,14 +254,10 @@ package final class ConnectivityProber: Sendable {
         guard let start else { return }
         let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: engine?.resolverPool,
                            apis: Set(start.targets.values.map(\.key.captivePortalAPI)))
-        #if DEBUG
-        let run = testSeam?.run
-        #else
-        let run: (@Sendable (ProbeSignal) -> ConnectivityAnswer?)? = nil
-        #endif
+        let run = probeRun
         let loop = engine?.loop
         let started = ProbeThread.start { [weak self] in
-            let answers = if let run { job.everyone(run(start.signal)) } else { job.run(signal: start.signal) }
+            let answers = run(job, start.signal)
             guard let self else { return }
             // Back on the loop; once the loop has ended, no other control runs: finish here.
             if loop?.execute({ self.finish(start.id, answers: answers) }) != true { self.finish(start.id, answers: answers) }

@@ -22,11 +22,6 @@ package struct ProbeJob: Sendable {
 
     private static let logger = Logger(label: "network-reachability")
 
-    /// `answer` for every path (the unit tests' stand-in for a run gives one answer to all).
-    package func everyone(_ answer: ConnectivityAnswer?) -> Answers? {
-        answer.map { answer in Dictionary(uniqueKeysWithValues: apis.map { ($0, answer) }) }
-    }
-
     /// - Returns: an answer for each of `apis`; nil when cancelled.
     package func run(signal: ProbeSignal) -> Answers? {
         var answers: Answers = [:]

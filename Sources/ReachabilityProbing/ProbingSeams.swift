@@ -1,0 +1,81 @@
+import Dispatch
+import ReachabilityConnectivity
+import ReachabilityEngine
+import ReachabilityModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The prober's seams for tests, the one file of this target that holds `#if DEBUG`.
+///
+/// What the unit tests of the schedule replace is given to a prober when it is made
+/// (`ProberSeam`); a release build's seam is empty, and what it answers in the seam's place is
+/// here too, so the prober's code has no `#if` and the release command carries none of the tests'
+/// stand-ins.
+package struct ProberSeam: Sendable {
+    #if DEBUG
+    /// Sends nothing: answers come by hand (`ConnectivitySubscriber.applyConnectivity`).
+    package var isPassive = false
+    /// Answers in place of `ProbeRunner`, so the schedule can be tested without a network.
+    package var run: ConnectivityProber.Run?
+    #endif
+
+    package init() {}
+}
+
+extension ConnectivityProber {
+    /// Whether the prober sends nothing (a test's seam); never in a release build.
+    package var isPassive: Bool {
+        #if DEBUG
+        seam.isPassive
+        #else
+        false
+        #endif
+    }
+
+    /// How a probe runs, on the probe's thread: the job's own run, or a test's stand-in.
+    var probeRun: @Sendable (ProbeJob, ProbeSignal) -> ProbeJob.Answers? {
+        #if DEBUG
+        if let run = seam.run { return { job, signal in job.everyone(run(signal)) } }
+        #endif
+        return { job, signal in job.run(signal: signal) }
+    }
+}
+
+#if DEBUG
+extension ConnectivityProber {
+    /// Runs one probe on the probe's thread (nil: cancelled), in place of `ProbeRunner`.
+    package typealias Run = @Sendable (ProbeSignal) -> ConnectivityAnswer?
+
+    /// A prober of `probe` for the unit tests, on an engine of `namespace`: `passive` sends
+    /// nothing, `run` answers in place of `ProbeRunner`.
+    package convenience init(probe: ConnectivityProbe?, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil,
+                             fetchesAPIAlone: Bool = false) {
+        var seam = ProberSeam()
+        seam.isPassive = passive
+        seam.run = run
+        self.init(configuration: ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone), namespace: namespace,
+                  engine: try? EngineRegistry.engine(anyPolicyIn: namespace), seam: seam)
+    }
+
+    /// The delay after the last `limited` or `portal` answer (`State.backoff`).
+    package var backoff: Duration? { state.withLock { $0.backoff } }
+
+    /// Returns once the passes asked for so far ran (they run on the engine's loop, paced).
+    package func settle() {
+        let deadline = DispatchTime.now() + .seconds(10)
+        while state.withLock({ $0.kickScheduled }), DispatchTime.now() < deadline {
+            _ = engine?.loop.submitAndWait {}
+            usleep(200)
+        }
+        _ = engine?.loop.submitAndWait {}
+    }
+}
+
+extension ProbeJob {
+    /// `answer` for every path (the unit tests' stand-in for a run gives one answer to all).
+    package func everyone(_ answer: ConnectivityAnswer?) -> Answers? {
+        answer.map { answer in Dictionary(uniqueKeysWithValues: apis.map { ($0, answer) }) }
+    }
+}
+#endif
