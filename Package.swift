@@ -62,10 +62,13 @@ let package = Package(
             name: "ReachabilityConnectivity",
             dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilityResolution", "ReachabilitySystem", "COpenSSL"]
         ),
-        // The loop: one thread a namespace that owns its engine's state, its poll, timers and
-        // posted messages, and the one way a loop thread waits for another.
-        .target(name: "ReachabilityLoop", dependencies: ["ReachabilityModel", "ReachabilityNetlink", "ReachabilitySystem"]),
-        // The engine per namespace: a runner over parts that own their state, on its loop; it
+        // A loop's thread as other code sees it (which loop runs here, what a turn leaves on it,
+        // the one way a loop thread waits for another) and `LoopBound`. The poll loop itself,
+        // generic over its owner's messages, is compiled with the engine (ReachabilityEngine),
+        // where it is specialized: in a module of its own it ran unspecialized, looking up and
+        // demangling generic metadata on every turn.
+        .target(name: "ReachabilityLoop", dependencies: ["ReachabilitySystem"]),
+        // The engine per namespace and its poll loop: a runner over parts that own their state; it
         // publishes paths to a subscriber protocol and names no monitor type.
         .target(
             name: "ReachabilityEngine",

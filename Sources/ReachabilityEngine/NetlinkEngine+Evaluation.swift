@@ -28,7 +28,7 @@ extension NetlinkEngine {
         report.counters.reevaluations += 1
         var unchanged: [any PathSubscriber] = []
         var sinceSent = 0
-        evaluate(cores.map(\.target), reusingAnswers: reusingAnswers, interning: false) { position, path in
+        evaluate(cores.map { $0.target }, reusingAnswers: reusingAnswers, interning: false) { position, path in
             guard let path else { return }
             let core = cores[position]
             subscriptions.note(path, for: core)

@@ -1,7 +1,10 @@
-import ReachabilityLoop
 import Dispatch
 import ReachabilityEvaluation
+import ReachabilityLoop
 import ReachabilityModel
+import ReachabilityNetlink
+import ReachabilityResolution
+import ReachabilitySystem
 
 /// The engine's route questions between turns: the kernel's answers still true (`AnswerBook`),
 /// the recent one-target paths (`RecentPaths`), what was drained and not yet propagated, the
@@ -57,5 +60,39 @@ struct ResyncPacing {
     mutating func started(now: DispatchTime = .now()) {
         last = now
         scheduled = false
+    }
+}
+
+/// What the engine absorbed from its socket and has not yet propagated to the monitors: the
+/// snapshot before the first of those drains (what link changes are measured from) and the drains
+/// themselves, merged (`NetlinkEngine.absorb`, `propagate`).
+struct PendingChange {
+    var base: KernelSnapshot
+    var drained = DrainResult()
+    /// A deletion among the drains may not be over in the kernel (`NetlinkEngine.settle` could not
+    /// wait for it): the engine looks again shortly after propagating.
+    var mayBeUnfinished = false
+}
+
+/// What the engine looks at again shortly after a deletion (`NetlinkEngine.scheduleSecondLook`):
+/// the reach of the deleting changes, and monitors named one by one.
+struct SecondLook {
+    /// Route events whose destinations are looked at again.
+    var routes = RouteChanges()
+    /// Link changes whose monitors are looked at again.
+    var links = LinkChanges()
+    /// Monitors looked at again by name: after a lone route deletion, those the first look left unchanged.
+    var cores: [ObjectIdentifier: any PathSubscriber] = [:]
+    /// The deletion may have moved a default route: the `availableInterfaces` order is asked again.
+    var movesDefaultRoutes = false
+
+    /// Nothing to look at again.
+    var isEmpty: Bool { routes.isEmpty && links.isEmpty && cores.isEmpty }
+
+    mutating func formUnion(_ other: SecondLook) {
+        routes.formUnion(other.routes)
+        links.formUnion(other.links)
+        cores.merge(other.cores) { current, _ in current }
+        movesDefaultRoutes = movesDefaultRoutes || other.movesDefaultRoutes
     }
 }

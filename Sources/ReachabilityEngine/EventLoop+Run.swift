@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityNetlink
 import ReachabilitySystem
 import Dispatch
@@ -36,7 +37,9 @@ extension LoopRun {
                 bootClock = control.bootClock ?? -1
                 // A negative descriptor is ignored by `poll`: the watches always start at index 3.
                 descriptors.append(pollfd(fd: bootClock, events: Int16(POLLIN), revents: 0))
-                let bootDeadline = control.bootTimers.values.lazy.map(\.deadline).min()
+                // A closure, not a key path: a key path into a generic type is made anew on
+                // every turn, its generic arguments looked up by demangling.
+                let bootDeadline = control.bootTimers.values.lazy.map { $0.deadline }.min()
                 if bootClock >= 0, bootDeadline != armedBootDeadline {
                     BootClockTimer.arm(bootClock, at: bootDeadline)
                     armedBootDeadline = bootDeadline
@@ -99,7 +102,7 @@ extension LoopRun {
             let clock = (control.bootClock ?? -1) >= 0 ? [control.bootClock!] : []
             control.bootTimers.removeAll()
             control.bootClock = nil
-            return (control.closing + control.watches.values.map(\.fileDescriptor) + clock, control.posted)
+            return (control.closing + control.watches.values.map { $0.fileDescriptor } + clock, control.posted)
         }
         remaining.forEach(Syscalls.close)
         for work in posted { turn(work) }
@@ -143,7 +146,7 @@ extension LoopRun {
         let due = timers.filter { $0.value.deadline <= now }
             .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
         for (token, _) in due { timers[token] = nil }
-        return due.map(\.value.work)
+        return due.map { $0.value.work }
     }
 
     /// Removes and returns the posted work, in the order it was posted (none once stopping: the

@@ -1,3 +1,4 @@
+import ReachabilityLoop
 import ReachabilityModel
 import ReachabilityNetlink
 import ReachabilitySystem
