@@ -80,7 +80,14 @@ package final class EngineHandle: Sendable {
     /// The path of `target` now, or nil for a host name whose first resolution has not finished:
     /// one route lookup for an address, never a wait for a name (`ReachabilityManager.startMonitoring()`).
     package func readIfKnown(_ target: MonitorTarget) -> NetworkPath? {
-        loop.submitAndWait { [engine] in engine.value.readIfKnown(target) } ?? .unsatisfied(.namespaceUnavailable)
+        if loop.inLoop { return engine.value.readIfKnown(target) }
+        let reply = ReadReply.take()
+        guard loop.send(.readIfKnown(target, reply: reply)) else {
+            reply.abandon()
+            return .unsatisfied(.namespaceUnavailable)
+        }
+        let (path, isKnown) = reply.wait()
+        return isKnown ? path : nil
     }
 
     /// Evaluates `target` now, like `read`, suspending the caller instead of blocking it.

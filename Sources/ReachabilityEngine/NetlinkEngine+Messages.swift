@@ -31,6 +31,9 @@ package enum EngineMessage: Sendable {
     case namespaceVanished
     /// Another thread reads `target`'s path now and waits for it in `reply`.
     case read(MonitorTarget, reply: ReadReply)
+    /// Another thread reads `target`'s path now, unless it is a name whose first resolution has
+    /// not finished (then `reply` says not resolved), and waits for it in `reply`.
+    case readIfKnown(MonitorTarget, reply: ReadReply)
 }
 
 extension NetlinkEngine: EventLoopOwner {
@@ -53,6 +56,9 @@ extension NetlinkEngine: EventLoopOwner {
         case .read(let target, let reply):
             let (path, isResolved) = read(target)
             reply.give(path, isResolved: isResolved)
+        case .readIfKnown(let target, let reply):
+            let path = readIfKnown(target)
+            reply.give(path ?? .unsatisfied(.namespaceUnavailable), isResolved: path != nil)
         }
     }
 

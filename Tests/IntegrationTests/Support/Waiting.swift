@@ -8,20 +8,23 @@ let integrationTimeout: TimeInterval = 10
 /// A condition that did not become true within `integrationTimeout`.
 struct TimedOut: Error, CustomStringConvertible {
     var what: String
-    var description: String { "timed out after \(integrationTimeout) s waiting until \(what)" }
+    var seconds = integrationTimeout
+    var description: String { "timed out after \(seconds) s waiting until \(what)" }
 }
 
 /// Polls `condition` until it holds or `integrationTimeout` passes (NIO's `assert(_:within:)`).
 /// For kernel state that announces nothing the test could await, such as operstate.
 ///
+/// - Parameter notBefore: how long the library is meant to take before the condition can hold (a
+///   probe's interval), added to the timeout.
 /// - Throws: `TimedOut` (after recording a failure), or what `condition` threw.
-func waitUntil(_ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line,
-               _ condition: () throws -> Bool) throws {
-    let deadline = Date().addingTimeInterval(integrationTimeout)
+func waitUntil(_ what: @autoclosure () -> String, notBefore: TimeInterval = 0, file: StaticString = #filePath,
+               line: UInt = #line, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(notBefore + integrationTimeout)
     while true {
         if try condition() { return }
         if Date() > deadline {
-            let error = TimedOut(what: what())
+            let error = TimedOut(what: what(), seconds: notBefore + integrationTimeout)
             XCTFail("\(error)", file: file, line: line)
             throw error
         }
