@@ -4,7 +4,7 @@
 /// ArgumentParser builds a command's arguments by reflecting over its properties, and the Swift
 /// runtime answers each of those generic and dynamic-cast questions by scanning every protocol
 /// conformance in the binary: for `check`, more CPU time than the whole engine and a good part of
-/// the binary's resident pages. The subcommands that run most (`check`, `watch`) read the plain
+/// the binary's resident pages. The subcommands that run most (`check`, `watch`, `wait`) read the plain
 /// forms here and fill the same command value. Anything else gives nil, and ArgumentParser parses
 /// the arguments as before: a help request, `--version`, an option this reader does not know,
 /// `--name=value`, a value that begins with `-` or is empty, an option given twice, `--`, or
@@ -36,15 +36,18 @@ struct QuickArguments {
                 positionals.append(argument)
             }
         }
-        // `-v` and `--verbose` both: ArgumentParser's business.
+        // A flag given by two of its spellings (`-v --verbose`): ArgumentParser's business.
         guard flags.intersection(Self.verboseFlags).count <= 1 else { return nil }
     }
 
     /// The value given to option `name`, if any.
     func value(_ name: String) -> String? { values[name] }
 
-    /// Whether flag `name` was given.
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    /// Whether the flag was given by any of its `spellings`; nil when by more than one.
+    func flag(_ spellings: Set<String>) -> Bool? {
+        let given = flags.intersection(spellings).count
+        return given > 1 ? nil : given == 1
+    }
 
     /// Whether `-v` or `--verbose` was given.
     var verbose: Bool { !flags.isDisjoint(with: Self.verboseFlags) }
@@ -68,7 +71,7 @@ extension OutputOptions {
     /// The options as `quick` gives them.
     init(_ quick: QuickArguments) {
         self.init()
-        json = quick.has("--json")
+        json = quick.flag(["--json"]) == true
     }
 }
 

@@ -39,3 +39,28 @@ extension Watch {
         return watch
     }
 }
+
+extension Wait {
+    private static let ipv4Flags: Set = ["-4", "--ipv4"], ipv6Flags: Set = ["-6", "--ipv6"]
+
+    /// `wait [TARGET ...] [--any|--all] [-4] [-6] [--netns NAME|PATH] [--timeout SECONDS|forever] [-v]`
+    /// read by `QuickArguments` (`--interface` and the probe's options are ArgumentParser's); nil
+    /// for any other form, or one that `validate` refuses.
+    static func quickParse(_ arguments: [String]) -> Wait? {
+        guard let quick = QuickArguments(arguments, valueOptions: NamespaceOptions.quickValueOptions.union(["--timeout"]),
+                                         flagOptions: ipv4Flags.union(ipv6Flags).union(["--all", "--any"])),
+              let ipv4 = quick.flag(ipv4Flags), let ipv6 = quick.flag(ipv6Flags),
+              let all = quick.flag(["--all"]), let any = quick.flag(["--any"]) else { return nil }
+        var wait = Wait()
+        wait.targets = quick.positionals
+        (wait.all, wait.any, wait.ipv4, wait.ipv6) = (all, any, ipv4, ipv6)
+        wait.interfaces = []
+        wait.namespaceOptions = NamespaceOptions(quick)
+        wait.timeoutText = quick.value("--timeout")
+        wait.probeOptions = .none()
+        wait.loggingOptions = LoggingOptions(quick)
+        guard (try? wait.namespaceOptions.validate()) != nil, (try? wait.probeOptions.validate()) != nil,
+              (try? wait.validate()) != nil else { return nil }
+        return wait
+    }
+}

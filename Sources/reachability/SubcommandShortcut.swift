@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// A subcommand named first, read by `QuickArguments` (`check` and `watch` in their plain forms)
+/// A subcommand named first, read by `QuickArguments` (`check`, `watch` and `wait` in their plain forms)
 /// or parsed on its own rather than through the whole command tree.
 ///
 /// `parseAsRoot()` on `Reachability` builds the tree of every subcommand, names each by
@@ -18,7 +18,7 @@ enum SubcommandShortcut {
         switch name {
         case Check.configuration.commandName: return Check.quickParse(rest).map(Runnable.init) ?? Runnable(parsing: Check.self, rest)
         case Watch.configuration.commandName: return Watch.quickParse(rest).map(Runnable.init) ?? Runnable(parsing: Watch.self, rest)
-        case Wait.configuration.commandName: return Runnable(parsing: Wait.self, rest)
+        case Wait.configuration.commandName: return Wait.quickParse(rest).map(Runnable.init) ?? Runnable(parsing: Wait.self, rest)
         case Interfaces.configuration.commandName: return Runnable(parsing: Interfaces.self, rest)
         case Demo.configuration.commandName: return Runnable(parsing: Demo.self, rest)
         default: return nil
