@@ -7,6 +7,8 @@ import NetworkReachabilityCore
 /// 1 when it is not, 2 for bad input.
 struct Check: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
+        _superCommandName: Reachability.name,
         abstract: "Print the reachability of a target once.",
         discussion: """
             Exits 0 when the target is reachable (with --probe: and connectivity is full), 1 when it \

@@ -11,6 +11,8 @@ import NetworkReachabilityCore
 /// namespace: one line saying so, status 2.
 struct Demo: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
+        _superCommandName: Reachability.name,
         abstract: "Watch a throwaway network namespace whose links and routes change on a timer.",
         discussion: """
             Needs root (it makes the namespace nrx-demo-PID with 'ip netns add'). Stops on Ctrl-C, \

@@ -8,6 +8,8 @@ import NetworkReachabilityCore
 /// the namespace cannot be watched.
 struct Interfaces: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
+        commandName: "interfaces",
+        _superCommandName: Reachability.name,
         abstract: "List the network interfaces with their type, state, flags and addresses.",
         discussion: "With --json, one object per interface per line."
     )

@@ -9,8 +9,12 @@ import NetworkReachabilityCore
 /// keep ArgumentParser's 64.
 @main
 struct Reachability: ParsableCommand, VerboseCommand {
+    /// The command's name; each subcommand names it as its super command, so that one parsed
+    /// on its own (`SubcommandShortcut`) still says `reachability SUBCOMMAND` in its usage.
+    static let name = "reachability"
+
     static let configuration = CommandConfiguration(
-        commandName: "reachability",
+        commandName: name,
         abstract: "Tells whether the network can reach a target, now or as it changes.",
         discussion: """
             TARGET is an IPv4 or IPv6 address (fe80::1%v0 with a scope), 0.0.0.0, :: or a host name. \
@@ -27,7 +31,12 @@ struct Reachability: ParsableCommand, VerboseCommand {
 
     /// Parses the arguments, sets up logging, runs the subcommand, and exits with its status.
     static func main() {
+        RelocationPages.release()
         do {
+            if let direct = SubcommandShortcut.parse(Array(CommandLine.arguments.dropFirst())) {
+                try direct.run()
+                return
+            }
             var command = try parseAsRoot()
             let verbose = (command as? any VerboseCommand)?.loggingOptions.verbose ?? false
             CommandLogging.bootstrap(verbose: verbose)

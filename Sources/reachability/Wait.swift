@@ -12,6 +12,8 @@ import NetworkReachabilityCore
 /// error names each goal that kept it waiting and why. SIGINT and SIGTERM end it by their default action.
 struct Wait: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
+        commandName: "wait",
+        _superCommandName: Reachability.name,
         abstract: "Wait until targets are reachable: all of them (--all, the default) or any one (--any).",
         discussion: """
             Exits 0 as soon as the targets are reachable (all of them, or any with --any; with --probe: \

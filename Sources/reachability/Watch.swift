@@ -8,6 +8,8 @@ import NetworkReachabilityCore
 /// passed; it exits 0 in all three cases.
 struct Watch: ParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
+        _superCommandName: Reachability.name,
         abstract: "Print the reachability of targets now and each time it changes.",
         discussion: "Stops with status 0 on SIGINT or SIGTERM, after --count records, or after --timeout."
     )
