@@ -1,6 +1,3 @@
-import ReachabilityProbing
-import ReachabilityEngine
-import ReachabilityLoop
 /// The faces a state is news to, in slot order, kept inline: one a delivery is the common case,
 /// and an array would be an allocation for every monitor of every change.
 struct DueCallouts {

@@ -1,5 +1,3 @@
-import ReachabilityProbing
-import ReachabilityEngine
 import ReachabilityLoop
 /// What a turn of a library loop leaves on its thread (`LoopThread.outbox`): the deliveries the
 /// engine's pass made, queued until the engine sends its batch (one work item per callback

@@ -1,6 +1,3 @@
-import ReachabilityProbing
-import ReachabilityEngine
-import ReachabilityLoop
 import ReachabilityModel
 
 /// The async sequences' side of a monitor (`PathMonitor+AsyncSequence`).

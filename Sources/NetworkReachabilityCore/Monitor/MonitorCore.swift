@@ -1,6 +1,4 @@
-import ReachabilityProbing
 import ReachabilityEngine
-import ReachabilityLoop
 import Dispatch
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,6 +1,3 @@
-import ReachabilityProbing
-import ReachabilityEngine
-import ReachabilityLoop
 import ReachabilityModel
 
 /// The callbacks of one monitor (its faces), each told only of the states it has not seen yet.

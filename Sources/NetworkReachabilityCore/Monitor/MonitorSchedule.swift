@@ -1,6 +1,3 @@
-import ReachabilityProbing
-import ReachabilityEngine
-import ReachabilityLoop
 import Dispatch
 
 /// Where a monitor's deliveries run: its queue, and optionally a hop on from that queue.

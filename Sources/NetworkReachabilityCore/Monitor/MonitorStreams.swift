@@ -1,6 +1,3 @@
-import ReachabilityProbing
-import ReachabilityEngine
-import ReachabilityLoop
 import ReachabilityModel
 
 /// A monitor's async sequences: each a continuation told every distinct path, on the engine's side

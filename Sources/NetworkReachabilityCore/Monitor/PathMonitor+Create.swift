@@ -1,6 +1,4 @@
-import ReachabilityProbing
 import ReachabilityEngine
-import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,6 +1,5 @@
 import ReachabilityProbing
 import ReachabilityEngine
-import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel
