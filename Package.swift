@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "ReachabilityProbing",
             dependencies: [
-                "ReachabilityEngine", "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink",
+                "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink",
                 "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "Logging", package: "swift-log"),
             ]

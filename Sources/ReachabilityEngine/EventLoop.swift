@@ -37,7 +37,7 @@ package protocol EventLoopOwner: AnyObject {
 /// inotify or pidfd, the boot clocks of the namespace's connectivity probers) are watched in the
 /// same `poll` (`watch(_:onReadable:)`): the engine activates no `DispatchSource`, so it never
 /// needs libdispatch's epoll descriptor, whose creation traps when descriptors run out.
-package final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
+package final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching, LoopScheduling {
     package typealias Message = Owner.Message
     private let control = LockedState(LoopControl<Message>())
     /// The loop's thread as other code sees it (`LoopThread.current`, its outbox, its wake pipe).
@@ -46,9 +46,7 @@ package final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// Makes the loop's wake pipe; the thread starts with `start`.
     /// - Throws: when the pipe cannot be made (descriptors exhausted).
     package init() throws(ReachabilityError) {
-        #if DEBUG
         if let code = SetupFaults.injected(at: .wakePipe) { throw .system(function: "pipe (engine's loop wake-up)", errno: code) }
-        #endif
         do {
             thread = LoopThread(wake: try WakePipe())
         } catch {
@@ -59,11 +57,7 @@ package final class EventLoop<Owner: EventLoopOwner>: DescriptorWatching {
     /// Starts the thread, which from now on owns `owner` and releases it when it ends.
     /// - Throws: when no thread can be made (a pids limit).
     package func start(owner: Owner, eventSocket: Int32) throws(ReachabilityError) {
-        #if DEBUG
         let injectedThreadFailure = SetupFaults.injected(at: .waiterThread)
-        #else
-        let injectedThreadFailure: Int32? = nil
-        #endif
         let run = LoopRun(loop: self, owner: owner, eventSocket: eventSocket)
         // A C function cannot name the generic `LoopRun<Owner>`: the thread gets a plain closure.
         let retained = Unmanaged.passRetained(ThreadStart(run.run)).toOpaque()

@@ -37,7 +37,6 @@ extension HostNames {
     /// timeout for it), so it has failed; its waiters are woken and the pool stops.
     mutating func namespaceVanished() {
         for name in entries.keys {
-            entries[name]?.timer = nil
             if entries[name]?.resolution.state == .pending { entries[name]?.resolution.state = .failed }
             entries[name]?.releaseWaiters()
         }
@@ -52,8 +51,7 @@ struct HostEntry {
     var resolution = HostResolution()
     var inFlight = false
     var resolveAgain = false
-    /// The next re-resolution, on the engine's loop.
-    var timer: WatchToken?
+    /// The interval the re-resolution timer (`EngineTimer.reresolve`) is armed with.
     var timerInterval: Int?
     /// Run when the first resolution finished (a blocked `currentPath` or a suspended `fetchCurrentPath`).
     var waiters: [@Sendable () -> Void] = []

@@ -9,12 +9,12 @@ import Dispatch
 /// Evaluation passes and deliveries.
 extension NetlinkEngine {
     func publishEvaluationsOfAll() {
-        publishEvaluations(of: Array(subscriptions.all))
+        publishEvaluations(of: Array(questions.subscriptions.all))
     }
 
     /// Re-evaluates the subscribers that watch `name`.
     func publishEvaluations(ofHost name: String) {
-        publishEvaluations(of: subscriptions.all.filter { $0.target == .host(name) })
+        publishEvaluations(of: questions.subscriptions.all.filter { $0.target == .host(name) })
     }
 
     /// Deliveries go out in batches of this many monitors: the first monitors hear of a change
@@ -31,7 +31,7 @@ extension NetlinkEngine {
         evaluate(cores.map { $0.target }, reusingAnswers: reusingAnswers, interning: false) { position, path in
             guard let path else { return }
             let core = cores[position]
-            subscriptions.note(path, for: core)
+            questions.subscriptions.note(path, for: core)
             if core.take(path) { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
             sinceSent += 1
             if sinceSent == Self.deliveryBatch {

@@ -24,7 +24,7 @@ extension NetlinkEngine {
     func absorb(_ drained: DrainResult, from sockets: EngineSockets) {
         let (result, finished) = settle(drained, from: sockets)
         count(result)
-        armAnnouncementRelease(from: sockets)
+        askForAnnouncementRelease()
         guard result.anythingChanged else { return }
         forgetAnswers(movedBy: result)
         var change = questions.pending ?? PendingChange(base: model.snapshot)
@@ -81,7 +81,7 @@ extension NetlinkEngine {
         guard let change = questions.pending else { return }
         questions.pending = nil
         let result = change.drained
-        if result.overrun { scheduleResync() }
+        if result.overrun, let moment = questions.resync.next() { effects.arm(.resync, at: moment) }
         if !result.movedRouters.isEmpty || result.userOptions { silentStateHinted(routers: result.movedRouters) }
         let links = LinkChanges(from: change.base, to: model.snapshot)
         var changes = result.routeChanges
@@ -118,11 +118,11 @@ extension NetlinkEngine {
         var cores: [any PathSubscriber]
         if isBroad {
             model.routingMoved()
-            cores = Array(subscriptions.all)
+            cores = Array(questions.subscriptions.all)
         } else {
             report.counters.scopedReevaluations += 1
-            cores = subscriptions.all.filter { core in
-                if links.mayMove(core.target, lastInterface: subscriptions.lastInterface(of: core)) { return true }
+            cores = questions.subscriptions.all.filter { core in
+                if links.mayMove(core.target, lastInterface: questions.subscriptions.lastInterface(of: core)) { return true }
                 guard !changes.isEmpty else { return false }
                 let asked = Evaluator.questions(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target))
                 return asked?.contains(where: changes.affects) ?? false
@@ -155,8 +155,7 @@ extension NetlinkEngine {
     /// dedupe keeps it silent when nothing moved.
     func scheduleSecondLook(_ look: SecondLook) {
         guard !look.isEmpty, questions.addSecondLook(look) else { return }
-        // The event loop's timer: one wake-up, where `asyncAfter` costs dispatch two.
-        _ = loop.schedule(at: .now() + Self.secondLookDelay, .secondLook)
+        effects.arm(.secondLook, at: .now() + Self.secondLookDelay)
     }
 
     /// The second look's time has come.
@@ -166,7 +165,7 @@ extension NetlinkEngine {
         guard sockets != nil else { return }
         report.counters.secondLooks += 1
         if look.movesDefaultRoutes { model.routingMoved() }
-        let named = look.cores.values.filter { subscriptions.contains(ObjectIdentifier($0)) }
+        let named = look.cores.values.filter { questions.subscriptions.contains(ObjectIdentifier($0)) }
         publishMoved(by: look.routes, links: look.links, alsoLookingAt: named)
     }
 
@@ -206,17 +205,9 @@ extension NetlinkEngine {
         }
     }
 
-    /// Resyncs now, or when the pacing allows (`ResyncPacing`).
-    func scheduleResync() {
-        switch questions.resync.step() {
-        case .now: resync()
-        case .at(let moment): _ = loop.schedule(at: moment, .resync)
-        case .alreadySet: break
-        }
-    }
-
     /// Refills the caches from fresh dumps, then re-evaluates everything: the difference reaches
-    /// the monitors through the normal callbacks.
+    /// the monitors through the normal callbacks. Runs in a turn of its own, when the pacing
+    /// allows (`ResyncPacing`).
     func resync() {
         guard let sockets else { return }
         questions.resync.started()

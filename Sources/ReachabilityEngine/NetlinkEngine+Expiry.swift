@@ -5,16 +5,39 @@ import ReachabilityNetlink
 import ReachabilitySystem
 import Dispatch
 
-/// The engine's part in answers that stop being true without a kernel message.
+/// The engine's part in answers that stop being true without a kernel message: the book, and
+/// what it last asked of the loop's timer and the event socket's groups.
 struct ExpiryState {
     var book = ExpiryBook()
-    /// The loop's timer that runs `expiryDue`, and when.
-    var timer: (token: WatchToken, deadline: UInt64)?
+    /// The due moment the timer was last asked for; nil while none is armed.
+    private(set) var timerDue: UInt64?
     /// `book.routerNeighbours` and whether a refresh is watched, as last given to the event socket.
-    var watchedRouters: Set<RouterNeighbour> = []
+    private(set) var watchedRouters: Set<RouterNeighbour> = []
+    private(set) var watchingRefresh = false
     /// The `ExpiryBook.routersVersion` that `watchedRouters` was made from.
-    var routersVersion: UInt64 = 0
-    var watchingRefresh = false
+    private var routersVersion: UInt64 = 0
+
+    /// What the book needs of the loop and the event socket that it was not given yet: the timer
+    /// moved to its next due moment (each move pokes the loop, so only when it moved), the
+    /// neighbour group joined or left with the routers it watches.
+    mutating func watchEffects(into effects: inout TurnEffects) {
+        let due = book.nextDue
+        if due != timerDue {
+            effects.add(due.map { .arm(.expiry, at: $0) } ?? .disarm(.expiry))
+            timerDue = due
+        }
+        let refreshing = !book.refreshes.isEmpty
+        guard book.routersVersion != routersVersion || refreshing != watchingRefresh else { return }
+        watchedRouters = book.routerNeighbours
+        routersVersion = book.routersVersion
+        watchingRefresh = refreshing
+        effects.add(.watchRouters(watchedRouters))
+    }
+
+    /// The timer fired.
+    mutating func timerFired() {
+        timerDue = nil
+    }
 }
 
 /// Truth where the kernel sends no message (semantics.md): a route whose expiry passes (the
@@ -26,9 +49,9 @@ struct ExpiryState {
 extension NetlinkEngine {
     /// Takes the expiries and routers of a pass's answers, then sets the timer and the groups.
     func noteExpiries(_ answers: [RouteQuestion: RouteAnswer]) {
-        if subscriptions.isEmpty {
+        if questions.subscriptions.isEmpty {
             // Nobody listens: nothing to keep true.
-            guard !expiry.book.isEmpty || expiry.timer != nil else { return }
+            guard !expiry.book.isEmpty || expiry.timerDue != nil else { return }
             expiry.book = ExpiryBook()
         } else {
             let now = DispatchTime.now().uptimeNanoseconds
@@ -40,30 +63,14 @@ extension NetlinkEngine {
         updateExpiryWatch()
     }
 
-    /// Sets the timer to the book's next due moment, and the event socket's groups to what the book watches.
+    /// Asks the turn's end to set the timer and the event socket's groups to what the book needs.
     func updateExpiryWatch() {
-        let due = expiry.book.nextDue
-        // Moved only when the due moment did (a refresh seen, a new expiry): each move pokes the loop.
-        if let timer = expiry.timer, timer.deadline != due {
-            loop.cancel(timer.token)
-            expiry.timer = nil
-        }
-        if expiry.timer == nil, let due {
-            expiry.timer = (loop.schedule(at: DispatchTime(uptimeNanoseconds: due), .expiry), due)
-        }
-        let refreshing = !expiry.book.refreshes.isEmpty
-        guard expiry.book.routersVersion != expiry.routersVersion || refreshing != expiry.watchingRefresh,
-              let sockets else { return }
-        let routers = expiry.book.routerNeighbours
-        sockets.events.watch(routers: routers)
-        expiry.watchedRouters = routers
-        expiry.routersVersion = expiry.book.routersVersion
-        expiry.watchingRefresh = refreshing
+        expiry.watchEffects(into: &effects)
     }
 
     /// The timer's moment has come: asks again what expired or is watched for a refresh.
     func expiryDue() {
-        expiry.timer = nil
+        expiry.timerFired()
         guard sockets != nil else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let (expired, refreshing) = expiry.book.takeDue(now: now)
@@ -90,7 +97,7 @@ extension NetlinkEngine {
         guard !questions.isEmpty else { return }
         var held = Set<RouteQuestion>()
         var cores: [any PathSubscriber] = []
-        for core in subscriptions.all {
+        for core in self.questions.subscriptions.all {
             guard let asked = Evaluator.questions(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target)) else { continue }
             held.formUnion(asked)
             if asked.contains(where: questions.contains) { cores.append(core) }

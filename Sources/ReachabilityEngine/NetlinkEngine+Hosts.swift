@@ -20,7 +20,7 @@ extension NetlinkEngine {
             resolve(name)
         }
         if names.entries[name]?.resolution.state == .pending {
-            _ = loop.schedule(at: .now() + .nanoseconds(timeout), .firstResolutionTimeout(name))
+            effects.arm(.firstResolutionTimeout(name), at: .now() + .nanoseconds(timeout))
         }
     }
 
@@ -30,7 +30,8 @@ extension NetlinkEngine {
         guard var entry = names.entries[name] else { return }
         if let index = entry.intervals.firstIndex(of: interval) { entry.intervals.remove(at: index) }
         if entry.intervals.isEmpty {
-            entry.timer.map { loop.cancel($0) }
+            effects.add(.disarm(.reresolve(name)))
+            effects.add(.disarm(.firstResolutionTimeout(name)))
             entry.releaseWaiters()
             names.entries[name] = nil
         } else {
@@ -81,6 +82,8 @@ extension NetlinkEngine {
         if case .temporaryFailure(let text) = outcome {
             identity.logger.debug("name resolution failed for now", metadata: ["name": "\(name)", "error": "\(text)"])
         }
+        // The first resolution's timeout has nothing left to time.
+        if before.state == .pending, entry.resolution.state != .pending { effects.add(.disarm(.firstResolutionTimeout(name))) }
         if entry.resolution != before || before.state == .pending {
             publishEvaluations(ofHost: name)
         }
@@ -102,8 +105,7 @@ extension NetlinkEngine {
     }
 
     private func scheduleReresolution(of name: String, after interval: Int) {
-        names.entries[name]?.timer.map { loop.cancel($0) }
-        names.entries[name]?.timer = loop.schedule(at: .now() + .nanoseconds(interval), .reresolve(name))
+        effects.arm(.reresolve(name), at: .now() + .nanoseconds(interval))
     }
 
     /// A name's re-resolution is due: it resolves, and the next one is set.

@@ -16,8 +16,6 @@ package enum EngineMessage: Sendable {
     case expiry
     /// A captive-portal announcement the pacing held back may be shown now.
     case announcementRelease
-    /// A drain absorbed by a read is left to the loop to propagate.
-    case propagate
     /// A host name's first resolution took too long.
     case firstResolutionTimeout(String)
     /// A host name's periodic re-resolution.
@@ -36,18 +34,33 @@ package enum EngineMessage: Sendable {
     case readIfKnown(MonitorTarget, reply: ReadReply)
 }
 
+extension EngineMessage {
+    /// The timer this message is the firing of, if it is one.
+    var timer: EngineTimer? {
+        switch self {
+        case .secondLook: .secondLook
+        case .resync: .resync
+        case .expiry: .expiry
+        case .announcementRelease: .announcementRelease
+        case .firstResolutionTimeout(let name): .firstResolutionTimeout(name)
+        case .reresolve(let name): .reresolve(name)
+        default: nil
+        }
+    }
+}
+
 extension NetlinkEngine: EventLoopOwner {
     package func eventSocketReadable() {
         handleReadable()
     }
 
     package func receive(_ message: EngineMessage) {
+        if let timer = message.timer { effects.fired(timer) }
         switch message {
         case .secondLook: secondLookDue()
         case .resync: resync()
         case .expiry: expiryDue()
         case .announcementRelease: releaseHeldAnnouncements()
-        case .propagate: propagate()
         case .firstResolutionTimeout(let name): firstResolutionTimedOut(name)
         case .reresolve(let name): reresolutionDue(name)
         case .resolutionFinished(let name, let outcome): resolutionFinished(name, outcome)
@@ -62,7 +75,9 @@ extension NetlinkEngine: EventLoopOwner {
         }
     }
 
+    /// Applies what the turn asked of the loop and the sockets, then reports the turn's counters.
     package func endTurn() {
+        effects.apply(on: loop, events: sockets?.events)
         report.endTurn()
     }
 }

@@ -22,7 +22,7 @@ extension NetlinkEngine {
         resolverConfiguration.watcher = nil
         names.namespaceVanished()
         EngineRegistry.forget(identity: identity.inode, policy: identity.policy, loop: loop)
-        for core in subscriptions.all {
+        for core in questions.subscriptions.all {
             _ = core.take(.unsatisfied(.namespaceUnavailable))
         }
         LoopThread.sendQueued()

@@ -28,7 +28,9 @@ import Logging
 ///
 /// Its extensions hold the event side (`+Events`: drains, second look, resync), the passes and
 /// deliveries (`+Evaluation`), host names (`+Hosts`), namespace loss (`+Namespace`), expiry
-/// (`+Expiry`), announcements (`+Announcements`, `+Networkd`) and its messages (`+Messages`).
+/// (`+Expiry`) and its messages (`+Messages`); the announcements' glue sits with their part
+/// (`Announcements`). What a turn decides the loop and the sockets must do next (timers, groups)
+/// waits in `effects` until the turn ends.
 package final class NetlinkEngine {
     let identity: EngineIdentity
     let loop: EventLoop<NetlinkEngine>
@@ -38,15 +40,19 @@ package final class NetlinkEngine {
     var namespaceWatch: NamespaceVanishWatcher?
     /// Links and addresses as the kernel announced them, and what passes derive from them.
     var model: LinkModel
-    /// Answers kept between turns, what is drained and not yet propagated, second looks, resyncs.
+    /// Who asks, answers kept between turns, what is drained and not yet propagated, second
+    /// looks, resyncs.
     var questions = QuestionBook()
-    var subscriptions = Subscriptions()
     /// Answers that stop being true without a message, and the timer that asks again (`+Expiry`).
     var expiry = ExpiryState()
     var names: HostNames
     var resolverConfiguration: ResolverConfiguration
+    /// The RAs' and networkd's captive-portal announcements, and their pacing's release.
+    let announcements: Announcements
     /// The counters, published as they move and to swift-metrics once a turn.
     var report: EngineReport
+    /// The timers and groups the turn asked for, applied as it ends, and the timers armed.
+    var effects = TurnEffects()
 
     /// How long after a deletion the engine looks again (see `scheduleSecondLook`).
     static let secondLookDelay: DispatchTimeInterval = .milliseconds(20)
@@ -64,6 +70,7 @@ package final class NetlinkEngine {
         let sockets = try EngineSockets.open(in: namespace, namespaceIsProcessOwn: isProcessOwn, policy: policy)
         Self.socketsOpened(in: namespace)
         self.sockets = sockets
+        self.announcements = Announcements(routerAdvertisements: sockets.events.captivePortals, networkd: sockets.networkd)
         self.model = LinkModel(snapshot: sockets.freshSnapshot())
         var nameServers = NameServerConfiguration(
             namespace: namespace, sources: policy.nameServerSources(namespaceIsProcessOwn: isProcessOwn))
@@ -116,10 +123,10 @@ package final class NetlinkEngine {
     func subscribe(_ core: any PathSubscriber) {
         absorbForRead()
         startWatchingFiles()
-        subscriptions.add(core)
+        questions.subscriptions.add(core)
         // A name still being resolved gets its first callback when the resolution finishes.
         if let path = evaluate([core.target])[0] {
-            subscriptions.note(path, for: core)
+            questions.subscriptions.note(path, for: core)
             _ = core.take(path)
             LoopThread.sendQueued()
             report.metrics?.record(path, of: core.target)
@@ -128,7 +135,7 @@ package final class NetlinkEngine {
 
     /// Stops delivering to the core `id` names.
     func unsubscribe(_ id: ObjectIdentifier) {
-        subscriptions.remove(id)
+        questions.subscriptions.remove(id)
     }
 
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.

@@ -6,10 +6,13 @@ import ReachabilityNetlink
 import ReachabilityResolution
 import ReachabilitySystem
 
-/// The engine's route questions between turns: the kernel's answers still true (`AnswerBook`),
+/// The engine's route questions between turns: the monitors that ask them, the kernel's answers
+/// still true (`AnswerBook`),
 /// the recent one-target paths (`RecentPaths`), what was drained and not yet propagated, the
 /// second look a deletion asked for, and the pacing of resyncs after overruns.
 struct QuestionBook {
+    /// Who asks: the monitors delivered to, and the interface each last left by.
+    var subscriptions = Subscriptions()
     var answers = AnswerBook()
     /// Paths of one-target passes, shared when equal.
     var recentPaths = RecentPaths()
@@ -38,22 +41,12 @@ struct ResyncPacing {
     private var last = DispatchTime(uptimeNanoseconds: 0)
     private var scheduled = false
 
-    /// What to do with an overrun now.
-    enum Step {
-        /// Resync now.
-        case now
-        /// Arm the timer for this moment.
-        case at(DispatchTime)
-        /// A resync is already set.
-        case alreadySet
-    }
-
-    mutating func step(now: DispatchTime = .now()) -> Step {
-        guard !scheduled else { return .alreadySet }
-        let earliest = last + Self.minimumInterval
-        if now >= earliest { return .now }
+    /// When to resync after an overrun: now, or once the interval since the last one has passed;
+    /// nil when a resync is already set.
+    mutating func next(now: DispatchTime = .now()) -> DispatchTime? {
+        guard !scheduled else { return nil }
         scheduled = true
-        return .at(earliest)
+        return max(now, last + Self.minimumInterval)
     }
 
     /// A resync starts: the paced one's timer, if any, has run.

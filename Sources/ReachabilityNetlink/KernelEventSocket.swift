@@ -62,9 +62,7 @@ package final class KernelEventSocket {
         guard let socket = nl_socket_alloc() else { throw .noMemory("nl_socket_alloc") }
         var manager: OpaquePointer?
         do {
-            #if DEBUG
             try SetupFaults.trip(.eventSocket)
-            #endif
             // The manager opens two sockets; if the second fails, libnl < 3.12 aborts (see DescriptorReserve).
             try DescriptorReserve.ensure(2, for: "engine's event socket")
             // flags 0: NL_AUTO_PROVIDE would publish the caches process-wide (libnl issue #273).
@@ -137,18 +135,12 @@ package final class KernelEventSocket {
             Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().result.linksOrAddressesChanged = true
         }
         do {
-            #if DEBUG
             try SetupFaults.trip(.eventManager)
-            #endif
             try check("nl_cache_mngr_add(route/link)", nl_cache_mngr_add(manager, "route/link", changed, context, &linkCache))
-            #if DEBUG
             try SetupFaults.trip(.linkCache)
-            #endif
             _ = nl_socket_drop_membership(socket, Int32(RTNLGRP_IPV6_IFINFO.rawValue))
             try check("nl_cache_mngr_add(route/addr)", nl_cache_mngr_add(manager, "route/addr", changed, context, &addressCache))
-            #if DEBUG
             try SetupFaults.trip(.addressCache)
-            #endif
             // Nexthop objects: routes that use them change with no route message of their own.
             // ND user options: RFC 8910's captive-portal API URI, from RAs the kernel accepted.
             for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEXTHOP,
@@ -231,17 +223,9 @@ package final class KernelEventSocket {
         try check("nl_cache_refill(route/addr)", nl_cache_refill(dumpSocket, addressCache))
     }
 
-    /// When a captive-portal announcement the pacing holds back is due (`DispatchTime`'s
-    /// nanoseconds), the first time it is asked: the engine arms one timer for it.
-    package func heldAnnouncementDue() -> UInt64? {
-        inbox.captivePortals.heldChangeDue()
-    }
-
-    /// Shows the held announcements whose time has come. - Returns: whether an interface's URI
-    /// changed (the snapshot then needs making again).
-    package func releaseHeldAnnouncements() -> Bool {
-        inbox.captivePortals.releaseHeld()
-    }
+    /// The captive-portal announcements of the RAs this socket drains, paced: the engine's
+    /// announcements part releases what the pacing holds back; snapshots carry what is shown.
+    package var captivePortals: CaptivePortalAnnouncements { inbox.captivePortals }
 
     /// Copies the cached links and addresses into Swift values.
     package func snapshot() -> KernelSnapshot {

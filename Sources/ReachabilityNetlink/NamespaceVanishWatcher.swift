@@ -36,11 +36,7 @@ package final class NamespaceVanishWatcher: @unchecked Sendable {
         self.identity = identity
         self.onVanish = onVanish
         let path = namespace.path
-        #if DEBUG
         let injected = SetupFaults.injected(at: .vanishWatch)
-        #else
-        let injected: Int32? = nil
-        #endif
         if let pid = Self.processID(inProcPath: path) {
             let fd = injected.map { errno = $0; return -1 } ?? CNetlink_pidfdOpen(pid)
             try Self.checkResource(fd, "pidfd_open (namespace vanish watch)")

@@ -34,9 +34,7 @@ package final class RouteLookupSocket {
         guard let socket = nl_socket_alloc() else { throw .noMemory("nl_socket_alloc") }
         do {
             try checkResource("nl_connect", "engine's route lookup socket") { nl_connect(socket, NETLINK_ROUTE) }
-            #if DEBUG
             try SetupFaults.trip(.lookupSocket)
-            #endif
         } catch {
             nl_socket_free(socket)
             throw error

@@ -4,14 +4,15 @@ import ReachabilitySystem
 import Glibc
 #endif
 
-#if DEBUG
 /// The places where setting up an engine can fail for want of a resource, and a switch for tests
-/// to make one of them fail as if the resource were exhausted.
+/// to make one of them fail as if the resource were exhausted: the Netlink layer's seam file, the
+/// one file of this target that holds `#if DEBUG`.
 ///
 /// Each point sits where the resource is taken, after the ones taken before it, so an injected
 /// failure runs the same cleanup a real one would, through libnl's own (asserting) free functions.
-/// Compiled into debug builds (the tests) only, so release builds carry no injection at all; in
-/// debug builds it is off unless a test arms it: one lock taken per point, in setup only.
+/// The switch (`arm`) is compiled into debug builds (the tests) only; a release build's
+/// `injected(at:)` answers nil, inlined where the resource is taken. In debug builds it is off
+/// unless a test arms it: one lock taken per point, in setup only.
 package enum SetupPoint: String, CaseIterable, Sendable {
     /// The event socket, after its libnl socket was allocated.
     case eventSocket = "event socket"
@@ -34,6 +35,7 @@ package enum SetupPoint: String, CaseIterable, Sendable {
 }
 
 package enum SetupFaults {
+    #if DEBUG
     /// The point that fails next, and the errno it fails with; cleared when it fires.
     private static let armed = LockedState<(point: SetupPoint, errno: Int32)?>(nil)
 
@@ -47,18 +49,26 @@ package enum SetupFaults {
         armed.withLock { $0 = nil }
     }
 
-    /// The errno `point` is to fail with now, if a test armed it (and disarms it).
+    #endif
+
+    /// The errno `point` is to fail with now, if a test armed it (and disarms it); nil in a
+    /// release build.
+    @inline(__always)
     package static func injected(at point: SetupPoint) -> Int32? {
+        #if DEBUG
         armed.withLock { armed in
             guard let current = armed, current.point == point else { return nil }
             armed = nil
             return current.errno
         }
+        #else
+        nil
+        #endif
     }
 
     /// Throws the injected failure of `point`, naming the resource.
+    @inline(__always)
     package static func trip(_ point: SetupPoint) throws(NetlinkError) {
         if let code = injected(at: point) { throw .system(point.rawValue, errno: code) }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityModel

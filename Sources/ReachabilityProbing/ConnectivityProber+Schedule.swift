@@ -1,4 +1,3 @@
-import ReachabilityEngine
 import ReachabilityLoop
 import Dispatch
 import ReachabilitySystem
@@ -18,7 +17,7 @@ extension ConnectivityProber {
         }
         guard let schedule else { return }  // a pass is on its way
         var posted = false
-        if let loop = engine?.loop {
+        if let loop {
             if let due = schedule.due {
                 posted = loop.schedule(at: DispatchTime(uptimeNanoseconds: due)) { [weak self] in self?.kick() }.value != 0
             } else {
@@ -48,7 +47,7 @@ extension ConnectivityProber {
     /// counts and a resumed machine probes at once. Under the state's lock.
     package func armTimer(after delay: Duration, in state: inout State) {
         dropTimer(&state)
-        guard let loop = engine?.loop else { return }
+        guard let loop else { return }
         let generation = state.timerGeneration
         state.timer = loop.schedule(afterBootTime: delay) { [weak self] in
             self?.timerFired(generation: generation)
@@ -57,7 +56,7 @@ extension ConnectivityProber {
 
     /// Cancels the timer; one that fires anyway finds its generation stale. Under the state's lock.
     package func dropTimer(_ state: inout State) {
-        if let timer = state.timer { engine?.loop.cancel(timer) }
+        if let timer = state.timer { loop?.cancel(timer) }
         state.timer = nil
         state.timerDue = false
         state.timerGeneration &+= 1

@@ -1,4 +1,3 @@
-import ReachabilityEngine
 import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityModel
@@ -26,8 +25,10 @@ import Dispatch
 package final class ConnectivityProber: Sendable {
     package let configuration: ProberConfiguration
     package let namespace: NetworkNamespace
-    /// The engine whose loop runs the prober's control and timers and whose pool resolves its names.
-    package let engine: EngineHandle?
+    /// The loop that runs the prober's control and timers: its engine's (the prober names no engine).
+    package let loop: (any LoopScheduling)?
+    /// The pool that resolves the probe's names: its engine's, shared with the engine's host names.
+    let resolver: ResolverPool?
     package let state = LockedState(State())
 
     package struct Subscriber {
@@ -84,11 +85,14 @@ package final class ConnectivityProber: Sendable {
     /// What a test replaces (`ProbingSeams.swift`); empty in a release build.
     let seam: ProberSeam
 
-    package init(configuration: ProberConfiguration, namespace: NetworkNamespace, engine: EngineHandle?,
-                 seam: ProberSeam = ProberSeam()) {
+    /// A prober whose control runs on `loop` and whose names `resolver` resolves; with neither (no
+    /// engine could be had), it keeps no timer and its names fail at once.
+    package init(configuration: ProberConfiguration, namespace: NetworkNamespace, loop: (any LoopScheduling)?,
+                 resolver: ResolverPool?, seam: ProberSeam = ProberSeam()) {
         self.configuration = configuration
         self.namespace = namespace
-        self.engine = engine
+        self.loop = loop
+        self.resolver = resolver
         self.seam = seam
     }
 
@@ -98,7 +102,7 @@ package final class ConnectivityProber: Sendable {
             state.inFlight?.signal.cancel()
             return (state.timer, (state.inFlight?.waiters ?? []) + state.waiters)
         }
-        timer.map { engine?.loop.cancel($0) }
+        timer.map { loop?.cancel($0) }
         waiters.forEach { $0() }
     }
 
@@ -252,10 +256,9 @@ package final class ConnectivityProber: Sendable {
             return flight
         }
         guard let start else { return }
-        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: engine?.resolverPool,
+        let job = ProbeJob(configuration: configuration, namespace: namespace, resolver: resolver,
                            apis: Set(start.targets.values.map(\.key.captivePortalAPI)))
         let run = probeRun
-        let loop = engine?.loop
         let started = ProbeThread.start { [weak self] in
             let answers = run(job, start.signal)
             guard let self else { return }

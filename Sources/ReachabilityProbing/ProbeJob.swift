@@ -1,4 +1,3 @@
-import ReachabilityEngine
 import ReachabilityLoop
 import Logging
 import ReachabilityConnectivity

@@ -1,4 +1,3 @@
-import ReachabilityEngine
 import ReachabilityLoop
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,5 @@
 import Dispatch
 import ReachabilityConnectivity
-import ReachabilityEngine
 import ReachabilityModel
 #if canImport(Glibc)
 import Glibc
@@ -47,17 +46,6 @@ extension ConnectivityProber {
     /// Runs one probe on the probe's thread (nil: cancelled), in place of `ProbeRunner`.
     package typealias Run = @Sendable (ProbeSignal) -> ConnectivityAnswer?
 
-    /// A prober of `probe` for the unit tests, on an engine of `namespace`: `passive` sends
-    /// nothing, `run` answers in place of `ProbeRunner`.
-    package convenience init(probe: ConnectivityProbe?, namespace: NetworkNamespace, passive: Bool = false, run: Run? = nil,
-                             fetchesAPIAlone: Bool = false) {
-        var seam = ProberSeam()
-        seam.isPassive = passive
-        seam.run = run
-        self.init(configuration: ProberConfiguration(probe: probe, fetchesAPIAlone: fetchesAPIAlone), namespace: namespace,
-                  engine: try? EngineRegistry.engine(anyPolicyIn: namespace), seam: seam)
-    }
-
     /// The delay after the last `limited` or `portal` answer (`State.backoff`).
     package var backoff: Duration? { state.withLock { $0.backoff } }
 
@@ -65,10 +53,10 @@ extension ConnectivityProber {
     package func settle() {
         let deadline = DispatchTime.now() + .seconds(10)
         while state.withLock({ $0.kickScheduled }), DispatchTime.now() < deadline {
-            _ = engine?.loop.submitAndWait {}
+            _ = loop?.submitAndWait {}
             usleep(200)
         }
-        _ = engine?.loop.submitAndWait {}
+        _ = loop?.submitAndWait {}
     }
 }
 

@@ -64,11 +64,7 @@ package final class ConfigurationWatcher: @unchecked Sendable {
         self.namespace = namespace
         self.sources = sources
         self.loop = loop
-        #if DEBUG
         let injected = SetupFaults.injected(at: .configurationWatch) != nil
-        #else
-        let injected = false
-        #endif
         descriptor = injected ? -1 : inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return }
         rewatch()

@@ -32,7 +32,7 @@ final class ResubscribeOrderTests: XCTestCase {
                 engine.loop.execute { drained.signal() }
                 XCTAssertEqual(drained.wait(timeout: .now() + 10), .success)
                 // Then the engine still counts it among its subscribers
-                let subscribed = engine.onLoop { $0.subscriptions.contains(ObjectIdentifier(monitor.core)) } ?? false
+                let subscribed = engine.onLoop { $0.questions.subscriptions.contains(ObjectIdentifier(monitor.core)) } ?? false
                 if !subscribed { deaf.append(round) }
             }
             XCTAssertEqual(deaf, [], "rounds after which the engine no longer delivered to the monitor")

@@ -26,7 +26,8 @@ final class RouterAdvertisementCostTests: XCTestCase {
             paths.wait(until: "reachable") { $0.last?.status == .satisfied }
             let engine = try XCTUnwrap(monitor.engine)
             let state = try XCTUnwrap(engine.onLoop { $0.expiry })
-            XCTAssertNil(state.timer, "no timer")
+            XCTAssertNil(state.timerDue, "no expiry asked for")
+            XCTAssertEqual(engine.onLoop { $0.effects.isArmed(.expiry) }, false, "no timer on the loop")
             XCTAssertEqual(state.watchedRouters, [], "the neighbour group is not joined")
             XCTAssertFalse(state.watchingRefresh, "the ND user-option group is not joined")
             XCTAssertEqual(engine.currentCounters.silentStateLooks, 0)

@@ -18,18 +18,19 @@ import ReachabilitySystem
 struct ConnectivityOverlay {
     typealias Key = ConnectivityKey
 
-    /// What the prober must hear after a composition, outside the lock.
+    /// What the monitor's prober must hear after a composition, outside the lock.
     enum Event {
         case nothing
         /// The path became satisfied or moved: probe it (a new epoch began; answers for older ones are dropped).
-        case probe(ConnectivityProber)
+        case probe
         /// The path is no longer satisfied: a probe in flight for it may stop.
-        case stop(ConnectivityProber)
+        case stop
     }
 
     /// The engine's last path: what the answer is composed onto.
     private(set) var enginePath: NetworkPath
-    private(set) var prober: ConnectivityProber?
+    /// Whether the monitor has a prober (the monitor holds it; answers are all this keeps).
+    private(set) var isProbing = false
     /// The key of the satisfied path the answer is for; nil while unsatisfied or without a prober.
     private(set) var key: Key?
     private(set) var epoch: UInt64 = 0
@@ -40,8 +41,8 @@ struct ConnectivityOverlay {
     }
 
     /// A new prober (or none): the old answer no longer holds.
-    mutating func replaceProber(with prober: ConnectivityProber?) {
-        self.prober = prober
+    mutating func replaceProber(probing: Bool) {
+        isProbing = probing
         key = nil
         answer = nil
         epoch &+= 1
@@ -51,7 +52,7 @@ struct ConnectivityOverlay {
     /// next path says `unknown` until probed again; the new epoch tells the prober so, and drops
     /// an answer still on its way for the old one.
     mutating func forgetAnswer() {
-        guard prober != nil else { return }
+        guard isProbing else { return }
         answer = nil
         epoch &+= 1
     }
@@ -60,19 +61,19 @@ struct ConnectivityOverlay {
     /// prober must hear.
     mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
         enginePath = path
-        guard let prober else { return (path, .nothing) }
+        guard isProbing else { return (path, .nothing) }
         guard path.status == .satisfied else {
             let wasSatisfied = key != nil
             key = nil
             answer = nil
-            return (Self.apply(nil, to: path, satisfied: false), wasSatisfied ? .stop(prober) : .nothing)
+            return (Self.apply(nil, to: path, satisfied: false), wasSatisfied ? .stop : .nothing)
         }
         let newKey = Key(path)
         if newKey != key {
             if key?.isSameNetwork(as: newKey) != true { answer = nil }
             key = newKey
             epoch &+= 1
-            return (Self.apply(answer, to: path, satisfied: true), .probe(prober))
+            return (Self.apply(answer, to: path, satisfied: true), .probe)
         }
         return (Self.apply(answer, to: path, satisfied: true), .nothing)
     }
@@ -84,14 +85,14 @@ struct ConnectivityOverlay {
 
     /// `path` as `compose` would make it, without changing anything (for `currentPath`).
     func peek(_ path: NetworkPath) -> NetworkPath {
-        guard prober != nil else { return path }
+        guard isProbing else { return path }
         let current = path.status == .satisfied && key.map { Key(path).isSameNetwork(as: $0) } == true
         return Self.apply(current ? answer : nil, to: path, satisfied: path.status == .satisfied)
     }
 
     /// Takes an answer for `epoch`. - Returns: false when the path moved on since (the answer is stale).
     mutating func accept(_ answer: ConnectivityAnswer, epoch: UInt64) -> Bool {
-        guard prober != nil, key != nil, epoch == self.epoch else { return false }
+        guard isProbing, key != nil, epoch == self.epoch else { return false }
         self.answer = answer
         return true
     }

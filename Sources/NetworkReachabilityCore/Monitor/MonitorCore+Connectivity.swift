@@ -26,8 +26,9 @@ extension MonitorCore: ConnectivitySubscriber {
         var old: ConnectivityProber?
         var event = ConnectivityOverlay.Event.nothing
         let pending = prepareLocked { state in
-            old = state.connectivity.prober
-            state.connectivity.replaceProber(with: prober)
+            old = state.prober
+            state.prober = prober
+            state.connectivity.replaceProber(probing: prober != nil)
             let path: NetworkPath
             (path, event) = state.connectivity.recompose()
             return path
@@ -38,7 +39,7 @@ extension MonitorCore: ConnectivitySubscriber {
         connectivityEvent(event)
     }
 
-    var connectivityProber: ConnectivityProber? { state.withLock { $0.connectivity.prober } }
+    var connectivityProber: ConnectivityProber? { state.withLock { $0.prober } }
 
     /// A probe's answer for `epoch`; dropped when the path moved on since.
     func applyConnectivity(_ answer: ConnectivityAnswer, epoch: UInt64) {
@@ -66,9 +67,9 @@ extension MonitorCore: ConnectivitySubscriber {
     /// Tells the prober what a composition found; never under the lock.
     func connectivityEvent(_ event: ConnectivityOverlay.Event) {
         switch event {
-        case .nothing: break
-        case .probe(let prober): prober.pathChanged()
-        case .stop(let prober): prober.pathWentDown()
+        case .nothing: return
+        case .probe: connectivityProber?.pathChanged()
+        case .stop: connectivityProber?.pathWentDown()
         }
     }
 
@@ -78,7 +79,7 @@ extension MonitorCore: ConnectivitySubscriber {
     func connectivityListenersChanged() {
         let prober = state.withLock { state -> ConnectivityProber? in
             if !state.isListening { state.connectivity.forgetAnswer() }
-            return state.connectivity.prober
+            return state.prober
         }
         prober?.reconsider()
     }

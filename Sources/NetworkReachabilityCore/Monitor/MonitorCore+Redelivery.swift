@@ -17,9 +17,7 @@ extension MonitorCore {
     /// newer state the engine stores between a read and a separate queueing would be overtaken by
     /// the older one, which would take the higher sequence number and be delivered last.
     func redeliverCurrent(after change: (inout State) -> Void = { _ in }) {
-        #if DEBUG
-        Self.beforeRedelivery.withLock { $0 }?()
-        #endif
+        Self.runBeforeRedelivery()
         let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
             change(&state)
             return state.hasState ? state.channel.enqueue(state.current, again: true) : nil
@@ -27,10 +25,4 @@ extension MonitorCore {
         guard let (queue, delivery) = work else { return }
         Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).deliver()
     }
-
-    #if DEBUG
-    /// Test hook (debug builds only): runs when a face set on a monitor is about to get the
-    /// current state, before that state is read, so a test can change the network in that moment.
-    static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
-    #endif
 }

@@ -2,6 +2,7 @@ import ReachabilityEngine
 import Dispatch
 import ReachabilityEvaluation
 import ReachabilityModel
+import ReachabilityProbing
 import ReachabilitySystem
 
 /// One monitor's side of delivery: the state the engine last gave it, and the one channel that
@@ -34,6 +35,8 @@ final class MonitorCore: Sendable {
         var hasState: Bool
         /// The probe's answer and the engine's last path it is composed onto.
         var connectivity: ConnectivityOverlay
+        /// The prober the monitor's probe setting chose; it holds the monitor's core only weakly.
+        var prober: ConnectivityProber?
         var owner = WeakMonitor()
         var channel = DeliveryChannel()
         var faces = MonitorFaces()

@@ -66,7 +66,8 @@ extension PathMonitor {
                 return settings != newValue
             }
             guard changed else { return }
-            core.setConnectivityProber(ProberRegistry.prober(for: newValue, in: namespace, engine: engine))
+            core.setConnectivityProber(ProberRegistry.prober(for: newValue, in: namespace, loop: engine?.loop,
+                                                             resolver: engine?.resolverPool))
         }
     }
 
