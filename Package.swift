@@ -82,9 +82,16 @@ let package = Package(
         // The connectivity prober: one per namespace and probe, on an engine's loop, probing for
         // subscribers it knows by a protocol, never as monitors.
         .target(
+            name: "ReachabilityDelivery",
+            dependencies: [
+                "ReachabilityEngine", "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel",
+                "ReachabilityConnectivity",
+            ]
+        ),
+        .target(
             name: "ReachabilityProbing",
             dependencies: [
-                "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink",
+                "ReachabilityDelivery", "ReachabilityLoop", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink",
                 "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -94,7 +101,7 @@ let package = Package(
         .target(
             name: "NetworkReachabilityCore",
             dependencies: [
-                "ReachabilityEngine", "ReachabilityLoop", "ReachabilityProbing",
+                "ReachabilityEngine", "ReachabilityLoop", "ReachabilityDelivery", "ReachabilityProbing",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation",
                 "ReachabilityResolution", "ReachabilityConnectivity",
                 .product(name: "Logging", package: "swift-log"),
@@ -104,7 +111,7 @@ let package = Package(
         // The module users import: the core re-exported, and ReachabilityManager, whose
         // `didChangeNotification` (api.md) is a Foundation `Notification.Name`.
         .target(name: "NetworkReachability", dependencies: ["NetworkReachabilityCore", "ReachabilitySystem"]),
-        .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability", "ReachabilitySystem"]),
+        .target(name: "ReachabilityCompat", dependencies: ["NetworkReachability", "ReachabilityDelivery", "ReachabilitySystem"]),
         .target(name: "NetworkReachabilityTesting", dependencies: ["NetworkReachability", "ReachabilitySystem"]),
         .target(name: "SystemConfiguration", dependencies: ["ReachabilityCompat"]),
         // Ported Apple-style programs; `swift build` builds them, so they stay true.
@@ -132,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkReachabilityTests",
-            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity", "ReachabilityLoop", "ReachabilityEngine", "ReachabilityProbing"]
+            dependencies: ["NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity", "ReachabilityLoop", "ReachabilityEngine", "ReachabilityDelivery", "ReachabilityProbing"]
         ),
         .testTarget(
             name: "ServiceTests",
@@ -148,7 +155,7 @@ let package = Package(
             dependencies: [
                 "NetworkReachability", "NetworkReachabilityCore", "NetworkReachabilityTesting", "ReachabilityCompat", "SystemConfiguration",
                 "ReachabilitySystem", "ReachabilityModel", "ReachabilityNetlink", "ReachabilityEvaluation", "ReachabilityResolution", "ReachabilityConnectivity",
-                "ReachabilityLoop", "ReachabilityEngine", "ReachabilityProbing",
+                "ReachabilityLoop", "ReachabilityEngine", "ReachabilityDelivery", "ReachabilityProbing",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

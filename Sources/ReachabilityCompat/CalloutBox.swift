@@ -1,4 +1,5 @@
 // The Swift `SCNetworkReachabilityCallBack` on the core's C callback face.
+import ReachabilityDelivery
 
 /// A callout and the user's retained context, passed as the `info` of the C trampoline's context.
 ///

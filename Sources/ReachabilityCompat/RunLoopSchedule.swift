@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import ReachabilitySystem
 import NetworkReachability
 import Dispatch

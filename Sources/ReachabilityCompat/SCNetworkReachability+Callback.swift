@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import Dispatch
 
 // SCNetworkReachabilitySetCallback, SetDispatchQueue and GetFlags, with the arguments of Apple's

@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import Foundation
 
 // Scheduling on Foundation's run loops: SCNetworkReachabilityScheduleWithRunLoop and

@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import Foundation
 #if canImport(CoreFoundation)
 // Imported (not re-exported) so that the `CFString` below shadows CoreFoundation's in a file that

@@ -177,7 +177,7 @@ package final class EngineHandle: Sendable {
 
     /// Whether the namespace vanished, with everything posted before this call handled first (the
     /// engine's own check as it opened among it): one visit to the loop.
-    package var vanishedBeforeNow: Bool {
+    var vanishedBeforeNow: Bool {
         loop.submitAndWait { [engine] in engine.value.sockets == nil } ?? true
     }
 

@@ -31,7 +31,7 @@ extension EngineMetrics {
     #endif
 
     /// The factory an engine's metrics are made with: swift-metrics' own, or a test's.
-    package static var defaultFactory: any MetricsFactory {
+    static var defaultFactory: any MetricsFactory {
         #if DEBUG
         factoryForTesting ?? MetricsSystem.factory
         #else

@@ -246,7 +246,7 @@ private struct UncheckedWork: @unchecked Sendable {
 }
 
 /// What a loop runs: one of its owner's messages, or a closure (reads from other threads, probers).
-package enum LoopWork<Message: Sendable>: Sendable {
+enum LoopWork<Message: Sendable>: Sendable {
     case message(Message)
     case run(@Sendable () -> Void)
     /// `compute` in a turn; `reply`, which wakes a waiting caller, once the turn has ended.
@@ -254,29 +254,29 @@ package enum LoopWork<Message: Sendable>: Sendable {
 }
 
 /// A descriptor polled beside the event socket, and what runs when it is readable.
-package struct DescriptorWatch: Sendable {
+struct DescriptorWatch: Sendable {
     package let fileDescriptor: Int32
     package let onReadable: @Sendable () -> Void
 }
 
 /// A timer: its deadline (`DispatchTime` nanoseconds) and what it runs.
-package struct LoopTimer<Message: Sendable>: Sendable {
+struct LoopTimer<Message: Sendable>: Sendable {
     package let deadline: UInt64
     package let work: LoopWork<Message>
 }
 
 /// What the loop's callers tell its thread, and the descriptors it polls.
-package struct LoopControl<Message: Sendable>: Sendable {
+struct LoopControl<Message: Sendable>: Sendable {
     package var stopped = false
     package var watches: [Int: DescriptorWatch] = [:]
     package var timers: [Int: LoopTimer<Message>] = [:]
     /// Timers on the boot clock (`CLOCK_BOOTTIME` nanoseconds), and that clock's timerfd: nil
     /// until the first such timer, -1 when none could be made.
-    package var bootTimers: [Int: LoopTimer<Message>] = [:]
-    package var bootClock: Int32?
+    var bootTimers: [Int: LoopTimer<Message>] = [:]
+    var bootClock: Int32?
     /// Posted work, in the order it was posted: run on the next turn of the loop.
     package var posted: [LoopWork<Message>] = []
-    package var nextToken = 0
+    var nextToken = 0
     /// Unwatched descriptors the thread closes once it is out of `poll`.
     package var closing: [Int32] = []
     /// The thread has ended (or never started): descriptors are closed by whoever unwatches them.
@@ -285,7 +285,7 @@ package struct LoopControl<Message: Sendable>: Sendable {
 
 /// The thread's side. `@unchecked Sendable`: handed to the thread once; only the thread touches
 /// `owner`, and the loop's control is a lock.
-package final class LoopRun<Owner: EventLoopOwner>: @unchecked Sendable {
+final class LoopRun<Owner: EventLoopOwner>: @unchecked Sendable {
     package let loop: EventLoop<Owner>
     package var owner: Owner?
     package let eventSocket: Int32

@@ -8,18 +8,8 @@ import ReachabilitySystem
 /// values, so a timer or a post allocates no closure and no `Sendable` closure ever holds the
 /// engine (the loop hands each to `receive`, on its thread).
 package enum EngineMessage: Sendable {
-    /// The second look after a deletion the kernel may still have been finishing.
-    case secondLook
-    /// The paced resync after an overrun.
-    case resync
-    /// An answer held by the expiry book is due.
-    case expiry
-    /// A captive-portal announcement the pacing held back may be shown now.
-    case announcementRelease
-    /// A host name's first resolution took too long.
-    case firstResolutionTimeout(String)
-    /// A host name's periodic re-resolution.
-    case reresolve(String)
+    /// One of the engine's timers fired.
+    case timer(EngineTimer)
     /// A resolver thread finished resolving a name.
     case resolutionFinished(String, ResolutionOutcome)
     /// Files the engine reads changed (its one watcher): the resolver's configuration, resolved's
@@ -34,35 +24,16 @@ package enum EngineMessage: Sendable {
     case readIfKnown(MonitorTarget, reply: ReadReply)
 }
 
-extension EngineMessage {
-    /// The timer this message is the firing of, if it is one.
-    var timer: EngineTimer? {
-        switch self {
-        case .secondLook: .secondLook
-        case .resync: .resync
-        case .expiry: .expiry
-        case .announcementRelease: .announcementRelease
-        case .firstResolutionTimeout(let name): .firstResolutionTimeout(name)
-        case .reresolve(let name): .reresolve(name)
-        default: nil
-        }
-    }
-}
-
 extension NetlinkEngine: EventLoopOwner {
     package func eventSocketReadable() {
         handleReadable()
     }
 
     package func receive(_ message: EngineMessage) {
-        if let timer = message.timer { effects.fired(timer) }
         switch message {
-        case .secondLook: secondLookDue()
-        case .resync: resync()
-        case .expiry: expiryDue()
-        case .announcementRelease: releaseHeldAnnouncements()
-        case .firstResolutionTimeout(let name): firstResolutionTimedOut(name)
-        case .reresolve(let name): reresolutionDue(name)
+        case .timer(let timer):
+            effects.fired(timer)
+            timerFired(timer)
         case .resolutionFinished(let name, let outcome): resolutionFinished(name, outcome)
         case .configurationChanged(let changes): configurationChanged(changes)
         case .namespaceVanished: namespaceVanished()
@@ -72,6 +43,17 @@ extension NetlinkEngine: EventLoopOwner {
         case .readIfKnown(let target, let reply):
             let path = readIfKnown(target)
             reply.give(path ?? .unsatisfied(.namespaceUnavailable), isResolved: path != nil)
+        }
+    }
+
+    private func timerFired(_ timer: EngineTimer) {
+        switch timer {
+        case .secondLook: secondLookDue()
+        case .resync: resync()
+        case .expiry: expiryDue()
+        case .announcementRelease: releaseHeldAnnouncements()
+        case .firstResolutionTimeout(let name): firstResolutionTimedOut(name)
+        case .reresolve(let name): reresolutionDue(name)
         }
     }
 

@@ -4,7 +4,7 @@ import ReachabilityNetlink
 import ReachabilitySystem
 
 /// A timer the engine keeps on its loop, named by what it is for: at most one of each is armed.
-enum EngineTimer: Hashable {
+package enum EngineTimer: Hashable, Sendable {
     /// The second look after a deletion the kernel may still have been finishing.
     case secondLook
     /// The paced resync after an overrun.
@@ -17,18 +17,6 @@ enum EngineTimer: Hashable {
     case firstResolutionTimeout(String)
     /// A host name's periodic re-resolution.
     case reresolve(String)
-
-    /// What the loop hands the engine when the timer fires.
-    var message: EngineMessage {
-        switch self {
-        case .secondLook: .secondLook
-        case .resync: .resync
-        case .expiry: .expiry
-        case .announcementRelease: .announcementRelease
-        case .firstResolutionTimeout(let name): .firstResolutionTimeout(name)
-        case .reresolve(let name): .reresolve(name)
-        }
-    }
 
     /// Whether a second request keeps the sooner deadline: a first-resolution timeout is the
     /// earliest monitor's, a held announcement is shown at its earliest due moment. The others
@@ -92,7 +80,7 @@ struct TurnEffects {
                     if current.deadline == deadline || (timer.keepsEarliest && current.deadline < deadline) { continue }
                     loop.cancel(current.token)
                 }
-                armed[timer] = (loop.schedule(at: DispatchTime(uptimeNanoseconds: deadline), timer.message), deadline)
+                armed[timer] = (loop.schedule(at: DispatchTime(uptimeNanoseconds: deadline), .timer(timer)), deadline)
             case .disarm(let timer):
                 if let current = armed.removeValue(forKey: timer) { loop.cancel(current.token) }
             case .watchRouters(let routers):

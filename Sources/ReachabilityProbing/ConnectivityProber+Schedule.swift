@@ -30,7 +30,7 @@ extension ConnectivityProber {
     /// Passes come at most this often: a burst of path changes, or a thousand monitors started one
     /// after another, costs one pass (which looks at every subscriber) a pace, not one a monitor,
     /// on the loop that also answers those monitors' schedules.
-    package static let passPace: UInt64 = 2_000_000
+    static let passPace: UInt64 = 2_000_000
 
     /// No loop runs the prober's control: whoever waits for an answer hears at once.
     private func answerWithoutLoop() {
@@ -45,7 +45,7 @@ extension ConnectivityProber {
 
     /// Arms the re-probe timer `delay` from now on the loop's boot clock, so time suspended
     /// counts and a resumed machine probes at once. Under the state's lock.
-    package func armTimer(after delay: Duration, in state: inout State) {
+    func armTimer(after delay: Duration, in state: inout State) {
         dropTimer(&state)
         guard let loop else { return }
         let generation = state.timerGeneration
@@ -55,7 +55,7 @@ extension ConnectivityProber {
     }
 
     /// Cancels the timer; one that fires anyway finds its generation stale. Under the state's lock.
-    package func dropTimer(_ state: inout State) {
+    func dropTimer(_ state: inout State) {
         if let timer = state.timer { loop?.cancel(timer) }
         state.timer = nil
         state.timerDue = false

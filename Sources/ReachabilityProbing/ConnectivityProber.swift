@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import ReachabilityLoop
 import ReachabilityConnectivity
 import ReachabilityModel
@@ -22,64 +23,64 @@ import Dispatch
 /// names: a prober adds no loop, no timer descriptor and no pool of its own. With no engine (the
 /// namespace vanished, descriptors ran out) a prober keeps no timer and its names fail at once;
 /// its monitors' paths then say so, and `probeNow` answers at once.
-package final class ConnectivityProber: Sendable {
+package final class ConnectivityProber: MonitorProber {
     package let configuration: ProberConfiguration
     package let namespace: NetworkNamespace
     /// The loop that runs the prober's control and timers: its engine's (the prober names no engine).
     package let loop: (any LoopScheduling)?
     /// The pool that resolves the probe's names: its engine's, shared with the engine's host names.
     let resolver: ResolverPool?
-    package let state = LockedState(State())
+    let state = LockedState(State())
 
-    package struct Subscriber {
-        package weak var core: (any ConnectivitySubscriber)?
-        package var answeredEpoch: UInt64?
+    struct Subscriber {
+        weak var core: (any ConnectivitySubscriber)?
+        var answeredEpoch: UInt64?
     }
 
-    package struct Target {
-        package var id: ObjectIdentifier
-        package var core: any ConnectivitySubscriber
-        package var epoch: UInt64
-        package var key: ConnectivityKey
+    struct Target {
+        var id: ObjectIdentifier
+        var core: any ConnectivitySubscriber
+        var epoch: UInt64
+        var key: ConnectivityKey
     }
 
-    package struct InFlight {
-        package var id: UInt64
-        package var signal: ProbeSignal
+    struct InFlight {
+        var id: UInt64
+        var signal: ProbeSignal
         /// The monitors the answer goes to, each with the epoch it is for.
-        package var targets: [ObjectIdentifier: Target]
+        var targets: [ObjectIdentifier: Target]
         /// The monitors a `probeNow` asked it for: they stay its targets until it answers, listening
         /// or not, so a later pass (another monitor joining, moving or leaving) cannot cut it short.
-        package var onDemand: [ObjectIdentifier: Subscriber] = [:]
+        var onDemand: [ObjectIdentifier: Subscriber] = [:]
         /// `probeNow` callers waiting for this probe's answer.
-        package var waiters: [@Sendable () -> Void] = []
+        var waiters: [@Sendable () -> Void] = []
     }
 
     /// Reached only through `state`'s lock.
-    package struct State: Sendable {
-        package var subscribers: [ObjectIdentifier: Subscriber] = [:]
-        package var inFlight: InFlight?
-        package var nextID: UInt64 = 0
+    struct State: Sendable {
+        var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        var inFlight: InFlight?
+        var nextID: UInt64 = 0
         /// The armed re-probe timer of the loop; kept after it fired, until the next probe starts,
         /// so that "a timer" also means "answered since anyone last listened".
-        package var timer: WatchToken?
+        var timer: WatchToken?
         /// Bumped whenever the timer is replaced or dropped: a timer that fires after that finds
         /// itself stale and does nothing.
-        package var timerGeneration: UInt64 = 0
-        package var timerDue = false
+        var timerGeneration: UInt64 = 0
+        var timerDue = false
         /// The delay after the last `limited` or `portal` answer; nil after `full`, or once the
         /// schedule restarted (a path moved or dropped, or nobody listens).
-        package var backoff: Duration?
-        package var forced: [ObjectIdentifier: Subscriber] = [:]
-        package var waiters: [@Sendable () -> Void] = []
-        package var kickScheduled = false
+        var backoff: Duration?
+        var forced: [ObjectIdentifier: Subscriber] = [:]
+        var waiters: [@Sendable () -> Void] = []
+        var kickScheduled = false
         /// When the last pass began (`DispatchTime` nanoseconds), for `passPace`.
-        package var lastPass: UInt64 = 0
+        var lastPass: UInt64 = 0
         /// The last answer for each path key, while a monitor it answered listens, until a path
         /// moves or drops: a monitor that joins meanwhile with the same path gets it without a probe
         /// of its own. Once none of them listens it goes, so that a monitor starting later says
         /// `unknown` until probed (the answer may have aged unseen).
-        package var answers: [ConnectivityKey: ConnectivityAnswer] = [:]
+        var answers: [ConnectivityKey: ConnectivityAnswer] = [:]
     }
 
     /// What a test replaces (`ProbingSeams.swift`); empty in a release build.
@@ -132,14 +133,6 @@ package final class ConnectivityProber: Sendable {
             state.backoff = nil
         }
         reconsider()
-    }
-
-    /// Probes now for `core` (scheduled or not) and returns once the answer was applied, or at
-    /// once when its path is not satisfied.
-    package func probeNow(for core: any ConnectivitySubscriber) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            probeNow(for: core) { continuation.resume() }
-        }
     }
 
     /// `probeNow` without Swift concurrency: `done` runs once the answer was applied (on the

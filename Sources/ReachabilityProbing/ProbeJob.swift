@@ -7,7 +7,7 @@ import ReachabilityResolution
 /// One run of a prober, on its worker queue: each captive-portal API announced for the paths it
 /// runs for, then the probe unless every one of them said `captive`. It holds no reference to the
 /// prober, so a prober that goes away mid-run cancels it (its signal) instead of waiting for it.
-package struct ProbeJob: Sendable {
+struct ProbeJob: Sendable {
     /// A run's answers, by the API announced for the path they are for (nil: none announced):
     /// monitors of one prober whose paths use interfaces with different APIs each get their own's.
     package typealias Answers = [String?: ConnectivityAnswer]

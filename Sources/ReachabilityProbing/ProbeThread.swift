@@ -5,7 +5,7 @@ import Glibc
 
 /// The thread a connectivity probe blocks on (in `poll`, bounded by the probe's timeout), one a
 /// probe: probes come once per interval at most, and a loop must never block.
-package enum ProbeThread {
+enum ProbeThread {
     /// Runs `body` on a new detached thread.
     /// - Returns: false when no thread can be made (a pids limit): `body` does not run.
     package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {

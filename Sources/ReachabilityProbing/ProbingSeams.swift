@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import Dispatch
 import ReachabilityConnectivity
 import ReachabilityModel
@@ -17,6 +18,9 @@ package struct ProberSeam: Sendable {
     package var isPassive = false
     /// Answers in place of `ProbeRunner`, so the schedule can be tested without a network.
     package var run: ConnectivityProber.Run?
+    /// Kept alive as long as the prober: a unit test's engine, whose loop the prober runs on (a
+    /// prober holds the loop, not the engine; a monitor holds the engine).
+    package var keepsAlive: (any AnyObject & Sendable)?
     #endif
 
     package init() {}

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NetworkReachability
 @testable import NetworkReachabilityCore
+import ReachabilityProbing
 import XCTest
 
 /// RFC 8908: the captive-portal API the network announced (here through networkd's link state
@@ -131,7 +132,7 @@ final class CaptivePortalAPITests: CommandTestCase {
             later.captivePortalAPICAFile = "/nonexistent/ca.pem"
             XCTAssertNil(later.core.connectivityProber)
             later.fetchesCaptivePortalAPI = true
-            XCTAssertEqual(later.core.connectivityProber?.configuration.apiRoots, "/nonexistent/ca.pem")
+            XCTAssertEqual((later.core.connectivityProber as? ConnectivityProber)?.configuration.apiRoots, "/nonexistent/ca.pem")
             later.fetchesCaptivePortalAPI = false
             XCTAssertNil(later.core.connectivityProber, "nothing asked: no prober")
             [plain, asking, alone, later].forEach { $0.cancel() }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityModel
 import XCTest
 #if canImport(Glibc)

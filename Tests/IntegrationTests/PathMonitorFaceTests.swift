@@ -1,4 +1,5 @@
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 @testable import ReachabilityEngine
 @testable import ReachabilityLoop
 import ReachabilityConnectivity

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import ReachabilityEngine
 import ReachabilityConnectivity
 import ReachabilityEvaluation

@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import ReachabilityProbing
 import ReachabilityConnectivity
 import ReachabilityEvaluation

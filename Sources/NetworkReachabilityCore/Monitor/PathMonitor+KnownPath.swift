@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

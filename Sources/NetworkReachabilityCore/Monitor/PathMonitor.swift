@@ -1,3 +1,4 @@
+import ReachabilityDelivery
 import ReachabilityProbing
 import ReachabilityEngine
 import ReachabilityConnectivity
@@ -263,8 +264,8 @@ public final class PathMonitor: Sendable {
     /// Told of each new path on the monitor's queue; held weakly (the monitor stores it in a weak reference).
     /// Set on a scheduled monitor, it is told the current path first, as `pathUpdateHandler` is.
     public var delegate: (any PathMonitorDelegate)? {
-        get { core.delegate }
-        set { core.delegate = newValue }
+        get { (core.delegate as? DelegateFace)?.delegate }
+        set { core.delegate = newValue.map(DelegateFace.init) }
     }
 
     /// Starts delivering paths on `queue` (`NWPathMonitor.start(queue:)`).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 @testable import ReachabilityProbing
 import ReachabilityConnectivity
 import ReachabilityEvaluation

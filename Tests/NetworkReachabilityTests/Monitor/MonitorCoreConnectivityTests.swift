@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 @testable import ReachabilityProbing
 import ReachabilityConnectivity
 import ReachabilityEvaluation

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel
@@ -76,7 +77,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         let queue = DispatchQueue(label: "test.delivery")
         let delegate = DelegateProbe()
         let paths = Recorder<NetworkPath>()
-        core.delegate = delegate
+        core.delegate = DelegateFace(delegate)
         core.setQueue(queue)
         core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
@@ -97,7 +98,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         queue.sync {}
         // When a delegate is set on the scheduled core, and the same path is evaluated again
         let delegate = DelegateProbe()
-        core.delegate = delegate
+        core.delegate = DelegateFace(delegate)
         queue.sync {}
         core.publish(Self.path([.reachable])).deliver()
         queue.sync {}
@@ -119,7 +120,7 @@ final class MonitorCoreFirstStateTests: XCTestCase {
         let queue = DispatchQueue(label: "test.delivery")
         core.setQueue(queue)
         let delegate = DelegateProbe()
-        core.delegate = delegate
+        core.delegate = DelegateFace(delegate)
         queue.sync {}
         XCTAssertEqual(delegate.paths.values, [])
         core.publish(Self.path([.reachable])).deliver()

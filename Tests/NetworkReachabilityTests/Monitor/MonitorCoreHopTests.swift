@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityModel
 
 /// A schedule with a hop (`ReachabilityCompat`'s run loops), without a kernel: the faces run where

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -1,5 +1,6 @@
 import Dispatch
 @testable import NetworkReachabilityCore
+@testable import ReachabilityDelivery
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel

@@ -11,7 +11,7 @@ extension MonitorCore {
     /// Sends each queue its deliveries as one work item, in the order given: the engine's batches
     /// of many monitors cost one `async` per callback queue, not one per monitor. Those of monitors
     /// scheduled on the engine's thread run there after the turn, when this is that thread.
-    static func deliver(_ deliveries: [PendingDelivery]) {
+    package static func deliver(_ deliveries: [PendingDelivery]) {
         guard deliveries.count > 1 else {
             deliveries.first?.send()
             return
@@ -38,7 +38,7 @@ extension MonitorCore {
 extension MonitorCore: PathSubscriber {
     /// From the engine: publishes `enginePath`; its delivery waits in the loop thread's outbox for
     /// the engine's batch, or goes at once off a loop's thread.
-    func take(_ enginePath: NetworkPath) -> Bool {
+    package func take(_ enginePath: NetworkPath) -> Bool {
         let update = publish(enginePath)
         if let delivery = update.delivery {
             if let outbox = EngineThreadOutbox.current { outbox.queue(delivery) } else { delivery.send() }

@@ -1,4 +1,3 @@
-import ReachabilityProbing
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel
@@ -22,8 +21,8 @@ extension MonitorCore: ConnectivitySubscriber {
     }
 
     /// Sets (or clears) the prober, and re-delivers the current path with the new overlay.
-    func setConnectivityProber(_ prober: ConnectivityProber?) {
-        var old: ConnectivityProber?
+    package func setConnectivityProber(_ prober: (any MonitorProber)?) {
+        var old: (any MonitorProber)?
         var event = ConnectivityOverlay.Event.nothing
         let pending = prepareLocked { state in
             old = state.prober
@@ -39,10 +38,10 @@ extension MonitorCore: ConnectivitySubscriber {
         connectivityEvent(event)
     }
 
-    var connectivityProber: ConnectivityProber? { state.withLock { $0.prober } }
+    package var connectivityProber: (any MonitorProber)? { state.withLock { $0.prober } }
 
     /// A probe's answer for `epoch`; dropped when the path moved on since.
-    func applyConnectivity(_ answer: ConnectivityAnswer, epoch: UInt64) {
+    package func applyConnectivity(_ answer: ConnectivityAnswer, epoch: UInt64) {
         let pending = prepareLocked { state in
             guard state.connectivity.accept(answer, epoch: epoch) else { return nil }
             return state.connectivity.recompose().0
@@ -52,7 +51,7 @@ extension MonitorCore: ConnectivitySubscriber {
 
     /// The current epoch, when this monitor wants probing now: a probe set, a satisfied path, and
     /// someone listening (scheduled or iterated), unless `evenIfIdle`.
-    func connectivityEpoch(evenIfIdle: Bool = false) -> (UInt64, ConnectivityOverlay.Key)? {
+    package func connectivityEpoch(evenIfIdle: Bool = false) -> (UInt64, ConnectivityKey)? {
         state.withLock { state in
             guard let key = state.connectivity.key, evenIfIdle || state.isListening else { return nil }
             return (state.connectivity.epoch, key)
@@ -60,7 +59,7 @@ extension MonitorCore: ConnectivitySubscriber {
     }
 
     /// `path` (the engine's) with this monitor's connectivity answer on it.
-    func composingConnectivity(_ path: NetworkPath) -> NetworkPath {
+    package func composingConnectivity(_ path: NetworkPath) -> NetworkPath {
         state.withLock { $0.connectivity.peek(path) }
     }
 
@@ -76,8 +75,8 @@ extension MonitorCore: ConnectivitySubscriber {
     /// The monitor started or stopped listening (scheduled, iterated, unscheduled, cancelled): a
     /// probe only it wanted stops, and once nobody listens its answer is forgotten, so that a
     /// restart says `unknown` until probed instead of an answer that aged unseen.
-    func connectivityListenersChanged() {
-        let prober = state.withLock { state -> ConnectivityProber? in
+    package func connectivityListenersChanged() {
+        let prober = state.withLock { state -> (any MonitorProber)? in
             if !state.isListening { state.connectivity.forgetAnswer() }
             return state.prober
         }

@@ -19,24 +19,17 @@ package final class CallbackContext: @unchecked Sendable {
     /// Describes `info`, as the context's `copyDescription` does; nil when it has none.
     private let describeInfo: ((UnsafeRawPointer) -> String?)?
 
-    /// Calls the context's `retain` on its `info` (when both are set) and keeps what it returned.
-    /// `describe` (`ReachabilityCompat` passes one over Apple's `copyDescription`) takes the
-    /// place of the context's C-string `copyDescription`.
-    package init(_ context: PathMonitor.Context, describe: ((UnsafeRawPointer) -> String?)? = nil) {
-        if let info = context.info, let retain = context.retain {
+    /// Calls `retain` on `info` (when both are set) and keeps what it returned; `release` lets it
+    /// go when the last holder does. (The public layer makes one from a `PathMonitor.Context`.)
+    package init(info: UnsafeMutableRawPointer?, retain: (@convention(c) (UnsafeRawPointer) -> UnsafeRawPointer)?,
+                 release: (@convention(c) (UnsafeRawPointer) -> Void)?, describe: ((UnsafeRawPointer) -> String?)?) {
+        if let info, let retain {
             self.info = UnsafeMutableRawPointer(mutating: retain(UnsafeRawPointer(info)))
         } else {
-            self.info = context.info
+            self.info = info
         }
-        self.release = context.release
-        if let describe {
-            self.describeInfo = describe
-        } else if let copyDescription = context.copyDescription {
-            // The C string stays the caller's: it is copied, never freed.
-            self.describeInfo = { info in copyDescription(info).map { String(cString: $0) } }
-        } else {
-            self.describeInfo = nil
-        }
+        self.release = release
+        self.describeInfo = describe
     }
 
     /// The description of the retained `info`, for the target's own description; nil without one.

@@ -9,23 +9,31 @@ import ReachabilityModel
 /// Faces run in the order of `Slot`. (The async sequences are the monitor's streams, yielded to
 /// on the engine's side; `ReachabilityManager` sits on the flags closure, and Apple's functions of
 /// `ReachabilityCompat` on the C callback, their run loops being a hop of the schedule.)
+/// The C callback a monitor calls with itself, its flags and the context's `info`: `PathMonitor.Callback`.
+package typealias MonitorCallback = @convention(c) (OpaquePointer, ReachabilityFlags, UnsafeMutableRawPointer?) -> Void
+
+/// The monitor a core delivers for, as delivery knows it: the object the C callback and the
+/// delegate are told of (`PathMonitor`).
+package typealias MonitorOwner = AnyObject & Sendable
+
+/// The delegate face: the public layer's adapter, which holds the user's delegate weakly and tells
+/// it of `owner` (the monitor) and its path.
+package protocol MonitorDelegateFace: AnyObject, Sendable {
+    func monitor(_ owner: any MonitorOwner, didUpdate path: NetworkPath)
+}
+
 struct MonitorFaces {
     /// Where a face sits; also the order in which faces run.
-    enum Slot: Int, CaseIterable {
+    package enum Slot: Int, CaseIterable {
         case callback, flagsHandler, pathHandler, delegate
-    }
-
-    struct WeakDelegate: @unchecked Sendable {
-        // `@unchecked`: a weak reference to a `Sendable` delegate, read and written under the monitor's lock.
-        weak var delegate: (any PathMonitorDelegate)?
     }
 
     /// What a face does with a state.
     enum Callout: Sendable {
-        case callback(PathMonitor.Callback, CallbackContext?)
+        case callback(MonitorCallback, CallbackContext?)
         case flags(@Sendable (ReachabilityFlags) -> Void)
         case path(@Sendable (NetworkPath) -> Void)
-        case delegate(WeakDelegate)
+        case delegate(any MonitorDelegateFace)
 
         var watchesFlagsOnly: Bool {
             switch self {
@@ -37,7 +45,7 @@ struct MonitorFaces {
         /// On the monitor's queue (or where its schedule's hop took the delivery), under its callout
         /// lock. `owner` is the monitor the C callback and the delegate are told of; nil once it is
         /// gone (they are skipped then).
-        func run(_ path: NetworkPath, owner: PathMonitor?) {
+        package func run(_ path: NetworkPath, owner: (any MonitorOwner)?) {
             switch self {
             case .callback(let callback, let context):
                 guard let owner else { return }
@@ -46,27 +54,27 @@ struct MonitorFaces {
                 handler(path.flags)
             case .path(let handler):
                 handler(path)
-            case .delegate(let weak):
-                guard let owner, let delegate = weak.delegate else { return }
-                delegate.pathMonitor(owner, didUpdate: path)
+            case .delegate(let face):
+                guard let owner else { return }
+                face.monitor(owner, didUpdate: path)
             }
         }
     }
 
     private struct Face {
-        var callout: Callout
+        package var callout: Callout
         var lastSeen: NetworkPath?
     }
 
     private var faces: [Face?] = Array(repeating: nil, count: Slot.allCases.count)
 
-    func callout(at slot: Slot) -> Callout? {
+    package func callout(at slot: Slot) -> Callout? {
         faces[slot.rawValue]?.callout
     }
 
     /// Sets or clears the face at `slot`; a new face has seen nothing. - Returns: the face it
     /// replaced, to be let go outside the lock (a context's `release` is the user's code).
-    mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
+    package mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
         let old = faces[slot.rawValue]?.callout
         faces[slot.rawValue] = callout.map { Face(callout: $0, lastSeen: nil) }
         return old
@@ -78,7 +86,7 @@ struct MonitorFaces {
     }
 
     /// The faces `path` is news to, in slot order; each now counts it as seen.
-    mutating func due(for path: NetworkPath) -> DueCallouts {
+    package mutating func due(for path: NetworkPath) -> DueCallouts {
         var due = DueCallouts()
         for index in faces.indices {
             guard let face = faces[index] else { continue }
@@ -91,7 +99,7 @@ struct MonitorFaces {
     }
 
     /// Takes every face out (teardown); the caller lets them go outside the lock.
-    mutating func removeAll() -> [Callout] {
+    package mutating func removeAll() -> [Callout] {
         defer { faces = Array(repeating: nil, count: Slot.allCases.count) }
         return faces.compactMap { $0?.callout }
     }

@@ -9,7 +9,7 @@ import ReachabilityLoop
 /// Each loop thread has its own, made on first use, and nothing else touches it, hence
 /// `@unchecked Sendable`. On any other thread there is none (`current` is nil) and such a delivery
 /// goes to the library's delivery queue instead.
-final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
+package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     /// Queued by the pass (`MonitorCore.take`), sent by `sendQueued`.
     private var queued: [MonitorCore.PendingDelivery] = []
     private var sending: [MonitorCore.PendingDelivery] = []
@@ -21,7 +21,7 @@ final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     private var running = false
 
     /// The calling thread's outbox: nil unless it is a library loop's thread.
-    static var current: EngineThreadOutbox? {
+    package static var current: EngineThreadOutbox? {
         guard let thread = LoopThread.current else { return nil }
         if let outbox = thread.outbox { return unsafeDowncast(outbox, to: EngineThreadOutbox.self) }
         let made = EngineThreadOutbox()
@@ -30,16 +30,16 @@ final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     }
 
     /// Queues a delivery of the pass, sent with its batch.
-    func queue(_ delivery: MonitorCore.PendingDelivery) {
+    package func queue(_ delivery: MonitorCore.PendingDelivery) {
         queued.append(delivery)
     }
 
     /// Adds a delivery that runs on this thread after the turn.
-    func append(_ delivery: MonitorCore.PendingDelivery) {
+    package func append(_ delivery: MonitorCore.PendingDelivery) {
         pending.append(delivery)
     }
 
-    func sendQueued() {
+    package func sendQueued() {
         guard !queued.isEmpty else { return }
         swap(&queued, &sending)
         MonitorCore.deliver(sending)
@@ -49,7 +49,7 @@ final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     /// Sends what is queued and runs what the turn made for this thread, in the order it was
     /// made; deliveries a callback makes meanwhile (it may set a face, read, or schedule another
     /// monitor) go out and run after them, in this same call.
-    func turnEnded() {
+    package func turnEnded() {
         guard !running else { return sendQueued() }
         running = true
         defer { running = false }

@@ -1,4 +1,3 @@
-import ReachabilityProbing
 import ReachabilityConnectivity
 import ReachabilityEvaluation
 import ReachabilityModel
@@ -16,10 +15,10 @@ import ReachabilitySystem
 /// too, but the last answer stays on the path until the new API's comes (its source names the
 /// API it came from): an announcer on the link cannot pin connectivity at `unknown`.
 struct ConnectivityOverlay {
-    typealias Key = ConnectivityKey
+    package typealias Key = ConnectivityKey
 
     /// What the monitor's prober must hear after a composition, outside the lock.
-    enum Event {
+    package enum Event {
         case nothing
         /// The path became satisfied or moved: probe it (a new epoch began; answers for older ones are dropped).
         case probe
@@ -36,7 +35,7 @@ struct ConnectivityOverlay {
     private(set) var epoch: UInt64 = 0
     private var answer: ConnectivityAnswer?
 
-    init(enginePath: NetworkPath) {
+    package init(enginePath: NetworkPath) {
         self.enginePath = enginePath
     }
 
@@ -59,7 +58,7 @@ struct ConnectivityOverlay {
 
     /// Keeps the engine's `path` and returns it with the connectivity answer on it, and what the
     /// prober must hear.
-    mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
+    package mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
         enginePath = path
         guard isProbing else { return (path, .nothing) }
         guard path.status == .satisfied else {
@@ -84,14 +83,14 @@ struct ConnectivityOverlay {
     }
 
     /// `path` as `compose` would make it, without changing anything (for `currentPath`).
-    func peek(_ path: NetworkPath) -> NetworkPath {
+    package func peek(_ path: NetworkPath) -> NetworkPath {
         guard isProbing else { return path }
         let current = path.status == .satisfied && key.map { Key(path).isSameNetwork(as: $0) } == true
         return Self.apply(current ? answer : nil, to: path, satisfied: path.status == .satisfied)
     }
 
     /// Takes an answer for `epoch`. - Returns: false when the path moved on since (the answer is stale).
-    mutating func accept(_ answer: ConnectivityAnswer, epoch: UInt64) -> Bool {
+    package mutating func accept(_ answer: ConnectivityAnswer, epoch: UInt64) -> Bool {
         guard isProbing, key != nil, epoch == self.epoch else { return false }
         self.answer = answer
         return true

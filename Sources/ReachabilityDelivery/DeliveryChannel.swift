@@ -11,19 +11,19 @@ import ReachabilityModel
 /// or several run loops. A value kept under the monitor's lock.
 struct DeliveryChannel {
     /// One numbered state on its way to the queue.
-    struct Delivery: Sendable {
-        var path: NetworkPath
-        var sequence: UInt64
-        var generation: UInt64
+    package struct Delivery: Sendable {
+        package var path: NetworkPath
+        package var sequence: UInt64
+        package var generation: UInt64
         /// The schedule's hop, which carries the delivery on from the queue (nil: it runs there).
-        var hop: (any DeliveryHop)?
+        package var hop: (any DeliveryHop)?
         /// Runs on the engine's thread after the turn that made it, when made there.
         var onEngineThread = false
     }
 
     /// Where deliveries run; nil while unscheduled.
     private(set) var schedule: MonitorSchedule?
-    var queue: DispatchQueue? { schedule?.queue }
+    package var queue: DispatchQueue? { schedule?.queue }
     /// Bumped by every schedule, unschedule and teardown: deliveries of an older one are dropped.
     private var generation: UInt64 = 0
     private var sequence: UInt64 = 0
@@ -31,7 +31,7 @@ struct DeliveryChannel {
     private var lastQueued: NetworkPath?
 
     /// Starts a new schedule (nil: none). Deliveries of the old one will not run.
-    mutating func reschedule(on schedule: MonitorSchedule?) {
+    package mutating func reschedule(on schedule: MonitorSchedule?) {
         generation &+= 1
         self.schedule = schedule
         lastQueued = nil
@@ -39,7 +39,7 @@ struct DeliveryChannel {
 
     /// Numbers `path` for the queue, unless it equals the state queued last; `again` queues it
     /// anyway (a face set on a scheduled monitor gets the current state). nil when unscheduled.
-    mutating func enqueue(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, Delivery)? {
+    package mutating func enqueue(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, Delivery)? {
         guard let schedule, again || lastQueued != path else { return nil }
         lastQueued = path
         sequence &+= 1

@@ -5,7 +5,7 @@ extension MonitorCore {
     #if DEBUG
     /// Test hook (debug builds only): runs when a face set on a monitor is about to get the
     /// current state, before that state is read, so a test can change the network in that moment.
-    static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
+    package static let beforeRedelivery = LockedState<(@Sendable () -> Void)?>(nil)
     #endif
 
     /// Runs the test's hook, if one is set; nothing in a release build.

@@ -4,7 +4,7 @@ import ReachabilityModel
 extension MonitorCore {
     /// Adds a stream that receives every distinct path from now on. - Returns: its identifier, or
     /// nil once the monitor is going away.
-    func addStream(_ continuation: AsyncStream<NetworkPath>.Continuation) -> UInt64? {
+    package func addStream(_ continuation: AsyncStream<NetworkPath>.Continuation) -> UInt64? {
         state.withLock { state -> UInt64? in
             guard !state.isTornDown else { return nil }
             return state.streams.add(continuation)
@@ -12,7 +12,7 @@ extension MonitorCore {
     }
 
     /// Ends every iteration (`cancel()`).
-    func finishStreams() {
+    package func finishStreams() {
         let streams = state.withLock { state -> MonitorStreams in
             defer { state.streams = MonitorStreams() }
             return state.streams
@@ -20,7 +20,7 @@ extension MonitorCore {
         streams.finish()
     }
 
-    func removeStream(_ id: UInt64) {
+    package func removeStream(_ id: UInt64) {
         state.withLock { $0.streams.remove(id) }
     }
 }

@@ -2,7 +2,6 @@ import ReachabilityEngine
 import Dispatch
 import ReachabilityEvaluation
 import ReachabilityModel
-import ReachabilityProbing
 import ReachabilitySystem
 
 /// One monitor's side of delivery: the state the engine last gave it, and the one channel that
@@ -13,8 +12,8 @@ import ReachabilitySystem
 /// (`DeliveryChannel`: numbered, deduplicated, gated by schedule), whose deliveries run the faces
 /// (`MonitorFaces`) on the user's queue. The engine holds the core, never the monitor: a monitor the
 /// user forgot to unschedule still goes away, and its `deinit` unsubscribes the core.
-final class MonitorCore: Sendable {
-    let target: MonitorTarget
+package final class MonitorCore: Sendable {
+    package let target: MonitorTarget
     let state: LockedState<State>
     /// Deliveries counted here, not through the engine (nil without a metrics backend).
     private let metrics: EngineMetrics?
@@ -24,7 +23,7 @@ final class MonitorCore: Sendable {
     private let calloutLock = RecursiveLock()
 
     struct WeakMonitor {
-        weak var monitor: PathMonitor?
+        package weak var monitor: (any MonitorOwner)?
     }
 
     struct State {
@@ -36,7 +35,7 @@ final class MonitorCore: Sendable {
         /// The probe's answer and the engine's last path it is composed onto.
         var connectivity: ConnectivityOverlay
         /// The prober the monitor's probe setting chose; it holds the monitor's core only weakly.
-        var prober: ConnectivityProber?
+        var prober: (any MonitorProber)?
         var owner = WeakMonitor()
         var channel = DeliveryChannel()
         var faces = MonitorFaces()
@@ -54,24 +53,24 @@ final class MonitorCore: Sendable {
         }
     }
 
-    init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true, metrics: EngineMetrics? = nil) {
+    package init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true, metrics: EngineMetrics? = nil) {
         self.target = target
         self.metrics = metrics
         self.state = LockedState(State(current: initial, hasState: hasState, connectivity: ConnectivityOverlay(enginePath: initial)))
     }
 
-    func attach(owner: PathMonitor) {
+    package func attach(owner: any MonitorOwner) {
         state.withLock { $0.owner.monitor = owner }
     }
 
     // MARK: - State the user reads
 
-    var current: NetworkPath { state.withLock { $0.current } }
+    package var current: NetworkPath { state.withLock { $0.current } }
 
     /// Keeps what an unscheduled read evaluated. Not once the monitor is active: the engine may
     /// have recorded a newer path since `path` was evaluated, and this one must not overwrite it
     /// (nor be redelivered after it).
-    func storeIfInactive(_ path: NetworkPath) {
+    package func storeIfInactive(_ path: NetworkPath) {
         connectivityEvent(state.withLock { state -> ConnectivityOverlay.Event in
             guard !state.isListening else { return .nothing }
             let (composed, event) = state.connectivity.compose(path)
@@ -81,7 +80,7 @@ final class MonitorCore: Sendable {
     }
 
     /// Whether the engine keeps `current` up to date: scheduled on a queue or iterated.
-    var isActive: Bool { state.withLock(\.isListening) }
+    package var isActive: Bool { state.withLock(\.isListening) }
 
     // MARK: - Faces
 
@@ -99,15 +98,15 @@ final class MonitorCore: Sendable {
     }
 
     /// Replaces the C callback and its context (a context without a callback is dropped).
-    func setCallback(_ callback: PathMonitor.Callback?, context: CallbackContext?) {
+    package func setCallback(_ callback: MonitorCallback?, context: CallbackContext?) {
         setFace(callback.map { .callback($0, context) }, at: .callback)
     }
 
-    func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
+    package func setFlagsHandler(_ handler: (@Sendable (ReachabilityFlags) -> Void)?) {
         setFace(handler.map { .flags($0) }, at: .flagsHandler)
     }
 
-    var pathHandler: (@Sendable (NetworkPath) -> Void)? {
+    package var pathHandler: (@Sendable (NetworkPath) -> Void)? {
         get {
             guard case .path(let handler) = state.withLock({ $0.faces.callout(at: .pathHandler) }) else { return nil }
             return handler
@@ -115,13 +114,14 @@ final class MonitorCore: Sendable {
         set { setFace(newValue.map { .path($0) }, at: .pathHandler) }
     }
 
-    /// Held weakly; one set on a scheduled monitor is told the current path, as `pathHandler` is.
-    var delegate: (any PathMonitorDelegate)? {
+    /// The delegate face (which holds the user's delegate weakly); one set on a scheduled monitor
+    /// is told the current path, as `pathHandler` is.
+    package var delegate: (any MonitorDelegateFace)? {
         get {
-            guard case .delegate(let weak) = state.withLock({ $0.faces.callout(at: .delegate) }) else { return nil }
-            return weak.delegate
+            guard case .delegate(let face) = state.withLock({ $0.faces.callout(at: .delegate) }) else { return nil }
+            return face
         }
-        set { setFace(newValue.map { .delegate(MonitorFaces.WeakDelegate(delegate: $0)) }, at: .delegate) }
+        set { setFace(newValue.map { .delegate($0) }, at: .delegate) }
     }
 
     // MARK: - Scheduling
@@ -130,7 +130,7 @@ final class MonitorCore: Sendable {
     /// step, so that two callers cannot both find the monitor idle and schedule it. A new schedule
     /// (or none) returns once no callback of this monitor is running (unless called from inside
     /// one) and none can start for the old schedule.
-    func reschedule(_ decide: (MonitorSchedule?) -> Rescheduling) -> Rescheduling {
+    package func reschedule(_ decide: (MonitorSchedule?) -> Rescheduling) -> Rescheduling {
         let decision = state.withLock { state -> Rescheduling in
             let decision = decide(state.channel.schedule)
             if case .move(let next) = decision {
@@ -146,7 +146,7 @@ final class MonitorCore: Sendable {
 
     /// The monitor is going away: no callback starts from now on, streams finish, the faces and
     /// their context go (after a callback in flight returns, since that delivery holds them too).
-    func tearDown() {
+    package func tearDown() {
         let (faces, streams) = state.withLock { state -> ([MonitorFaces.Callout], MonitorStreams) in
             state.isTornDown = true
             state.channel.reschedule(on: nil)
@@ -160,23 +160,23 @@ final class MonitorCore: Sendable {
     // MARK: - From the engine
 
     /// A delivery `publish` made, to run on `queue`.
-    struct PendingDelivery: Sendable {
-        let core: MonitorCore
-        let queue: DispatchQueue
+    package struct PendingDelivery: Sendable {
+        package let core: MonitorCore
+        package let queue: DispatchQueue
         let delivery: DeliveryChannel.Delivery
         /// What the prober hears once the faces ran: told before, the probe the change starts
         /// (its pass, its socket, its handshake) competed with this delivery for the CPU, and the
         /// flags callback came ~0.3 ms later on a loaded machine (BENCHMARKS.md, "HTTPS probes").
         var then: ConnectivityOverlay.Event = .nothing
 
-        func run() {
+        package func run() {
             core.run(delivery)
             core.connectivityEvent(then)
         }
 
         /// Sends it where it runs: after the current turn when made on a loop's thread for a
         /// monitor scheduled there, else on its queue.
-        func send() {
+        package func send() {
             if delivery.onEngineThread, let outbox = EngineThreadOutbox.current {
                 outbox.append(self)
             } else {
@@ -186,14 +186,14 @@ final class MonitorCore: Sendable {
     }
 
     /// What `publish` made of an evaluation.
-    struct Update {
+    package struct Update {
         /// The delivery for the faces, when the state differs from the last one queued.
-        var delivery: PendingDelivery?
+        package var delivery: PendingDelivery?
         /// Whether the evaluation differs from the path the monitor held.
-        var changed: Bool
+        package var changed: Bool
 
         /// Queues the delivery on its own; the engine's batches go through `MonitorCore.deliver`.
-        func deliver() {
+        package func deliver() {
             delivery?.send()
         }
     }
@@ -202,7 +202,7 @@ final class MonitorCore: Sendable {
     /// thread when its namespace is unavailable): composes it with the probe's answer, makes it
     /// current, yields it to the streams, and queues it on the channel when it differs from the
     /// last one queued. The caller sends the delivery (`Update.deliver`, or batched by `MonitorCore.deliver`).
-    func publish(_ enginePath: NetworkPath) -> Update {
+    package func publish(_ enginePath: NetworkPath) -> Update {
         var changed = false
         var event = ConnectivityOverlay.Event.nothing
         let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
@@ -232,7 +232,7 @@ final class MonitorCore: Sendable {
     private func runFaces(_ delivery: DeliveryChannel.Delivery, if isWanted: () -> Bool = { true }) {
         calloutLock.whileLocked {
             guard isWanted() else { return }
-            let due = state.withLock { state -> (PathMonitor?, DueCallouts)? in
+            let due = state.withLock { state -> ((any MonitorOwner)?, DueCallouts)? in
                 guard state.channel.admit(delivery) else { return nil }
                 return (state.owner.monitor, state.faces.due(for: delivery.path))
             }

@@ -10,7 +10,7 @@ package struct MonitorSchedule: Sendable {
     package var queue: DispatchQueue
     package var hop: (any DeliveryHop)?
     /// The faces run on the engine's thread, right after the turn that made the delivery.
-    package var onEngineThread = false
+    var onEngineThread = false
 
     package init(queue: DispatchQueue, hop: (any DeliveryHop)? = nil) {
         self.queue = queue
