@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Per-change malloc calls, context switches and peak RSS of an observer, in a throwaway namespace.
+"""Per-change malloc calls (in all, by libnl's code, by Swift's runtime and the executable), context
+switches and peak RSS of an observer, in a throwaway namespace.
 
-usage (root): per-change-counts.py KIND N -- CMD...   KIND: link|route|addr|none; N flaps (2N changes)
+usage (root): per-change-counts.py KIND N -- CMD...   KIND: link|route|addr|quiet|none; N flaps (2N changes)
+quiet: a route to 198.51.100.0/24 added and deleted, which moves no answer of `*` or of an address
+outside that prefix (a turn that should print nothing).
 Needs malloccount.so beside this script: gcc -O2 -shared -fPIC -o malloccount.so malloccount.c
 The namespace (nrx-13-PID) has the shared harness's layout; it is deleted on every exit path.
 Counts, unlike times, do not move with the machine's load (BENCHMARKS.md, issue 13)."""
@@ -40,11 +43,11 @@ try:
     proc = subprocess.Popen(["ip", "netns", "exec", ns, *cmd], env=env, stdout=log, stderr=subprocess.STDOUT)
     time.sleep(1.5)
     def counts():
-        before = len(open(out).read().split()) if os.path.exists(out) else 0
+        before = len(open(out).read().splitlines()) if os.path.exists(out) else 0
         os.kill(proc.pid, signal.SIGUSR2)
         while True:
-            vals = open(out).read().split() if os.path.exists(out) else []
-            if len(vals) > before: return int(vals[-1])
+            lines = open(out).read().splitlines() if os.path.exists(out) else []
+            if len(lines) > before and len(lines[-1].split()) == 3: return [int(v) for v in lines[-1].split()]
             time.sleep(0.01)
     m0, c0, t0 = counts(), ctxt(proc.pid), cpu(proc.pid)
     for i in range(n):
@@ -56,12 +59,16 @@ try:
                 ip("route", "del" if step == 0 else "add", "default", "via", "10.77.0.2")
             elif kind == "addr":
                 ip("addr", "del" if step == 0 else "add", "10.77.9.1/24", "dev", "v0")
+            elif kind == "quiet":
+                ip("route", "add" if step == 0 else "del", "198.51.100.0/24", "via", "10.77.0.2")
             time.sleep(0.06)
     time.sleep(0.3)
     m1, c1, t1 = counts(), ctxt(proc.pid), cpu(proc.pid)
     changes = 2 * n if kind != "none" else 1
     lines = sum(1 for _ in open(out + ".stdout"))
-    print(f"kind={kind} changes={changes} output_lines={lines} mallocs/change={(m1-m0)/changes:.1f} "
+    total, libnl, swift = ((after - before) / changes for before, after in zip(m0, m1))
+    print(f"kind={kind} changes={changes} output_lines={lines} mallocs/change={total:.1f} "
+          f"(libnl {libnl:.1f}, Swift runtime and executable {swift:.1f}, other {total - libnl - swift:.1f}) "
           f"vol_ctxt/change={(c1[0]-c0[0])/changes:.2f} invol/change={(c1[1]-c0[1])/changes:.2f} "
           f"cpu_ms/change={(t1-t0)*1000/changes:.3f} VmHWM_KiB={hwm(proc.pid)}")
 finally:

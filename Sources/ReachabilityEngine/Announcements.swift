@@ -15,9 +15,11 @@ struct Announcements {
     /// The timer a held announcement needs, if one waits and no timer is armed for it yet: one
     /// timer for both sources, at the earlier one's moment.
     func releaseTimer() -> TurnEffects.Effect? {
-        // Both are asked: each notes the moment it was given.
-        let dues = [routerAdvertisements.heldChangeDue(), networkd?.heldChangeDue()].compactMap { $0 }
-        return dues.min().map { .arm(.announcementRelease, at: $0) }
+        // Both are asked: each notes the moment it was given. (No array: this runs every drain.)
+        let fromRAs = routerAdvertisements.heldChangeDue()
+        let fromNetworkd = networkd?.heldChangeDue()
+        let due = fromRAs.map { ras in fromNetworkd.map { min(ras, $0) } ?? ras } ?? fromNetworkd
+        return due.map { .arm(.announcementRelease, at: $0) }
     }
 
     /// The release timer fired: shows what is due. - Returns: whether a link's URI changed.

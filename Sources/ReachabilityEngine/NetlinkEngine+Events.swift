@@ -27,10 +27,13 @@ extension NetlinkEngine {
         askForAnnouncementRelease()
         guard result.anythingChanged else { return }
         forgetAnswers(movedBy: result)
-        var change = questions.pending ?? PendingChange(base: model.snapshot)
-        change.drained.formUnion(result)
-        change.mayBeUnfinished = change.mayBeUnfinished || (result.hadDeletions && !finished)
-        questions.pending = change
+        // Changed in place: a copy taken out and put back would copy the drain's storage.
+        if questions.pending == nil {
+            questions.pending = PendingChange(base: model.snapshot, drained: result)
+        } else {
+            questions.pending!.drained.formUnion(result)
+        }
+        if result.hadDeletions && !finished { questions.pending!.mayBeUnfinished = true }
         if result.linksOrAddressesChanged { model.snapshot = sockets.freshSnapshot() }
     }
 
@@ -124,11 +127,14 @@ extension NetlinkEngine {
             cores = questions.subscriptions.all.filter { core in
                 if links.mayMove(core.target, lastInterface: questions.subscriptions.lastInterface(of: core)) { return true }
                 guard !changes.isEmpty else { return false }
-                let asked = Evaluator.questions(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target))
-                return asked?.contains(where: changes.affects) ?? false
+                return Evaluator.asksAny(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target),
+                                         where: { changes.affects($0) })  // a literal: `changes.affects` would box `changes`
             }
-            let covered = Set(cores.map(ObjectIdentifier.init))
-            cores += named.filter { !covered.contains(ObjectIdentifier($0)) }
+            // A change that reaches nobody (a route no monitor asks about) allocates nothing here.
+            if !named.isEmpty {
+                let covered = Set(cores.map(ObjectIdentifier.init))
+                cores += named.filter { !covered.contains(ObjectIdentifier($0)) }
+            }
         }
         let unchanged = publishEvaluations(of: cores, reusingAnswers: reusingAnswers)
         if isBroad { resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks) }

@@ -55,27 +55,57 @@ package enum Evaluator {
     ///   a local address the host does not own): `evaluate` then gives its reason.
     package static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot,
                           resolution: HostResolution? = nil) -> [RouteQuestion]? {
+        var asked: [RouteQuestion] = []
+        let askable = visitQuestions(for: target, in: snapshot, resolution: resolution) { question in
+            asked.append(question)
+            return true
+        }
+        return askable ? asked : nil
+    }
+
+    /// Whether any question `target` needs answered is one `matches` accepts; false for a target
+    /// that cannot be asked about. Builds no array: a turn asks it of every monitor a route
+    /// change may reach.
+    package static func asksAny(for target: MonitorTarget, in snapshot: KernelSnapshot, resolution: HostResolution? = nil,
+                                where matches: (RouteQuestion) -> Bool) -> Bool {
+        var found = false
+        _ = visitQuestions(for: target, in: snapshot, resolution: resolution) { question in
+            found = matches(question)
+            return !found
+        }
+        return found
+    }
+
+    /// Hands `body` each question `target` needs answered, in order, while it returns true.
+    /// - Returns: false when the target cannot be asked about at all.
+    private static func visitQuestions(for target: MonitorTarget, in snapshot: KernelSnapshot, resolution: HostResolution?,
+                                       _ body: (RouteQuestion) -> Bool) -> Bool {
         switch target {
         case .general(let filter) where filter.isEmpty:
-            return [.defaultRoute(.ipv4), .defaultRoute(.ipv6)]
+            _ = body(.defaultRoute(.ipv4)) && body(.defaultRoute(.ipv6))
         case .general(let filter):
             // As if only the allowed interfaces existed: one lookup restricted to each of them.
             let allowed = snapshot.links.values
                 .filter { $0.isUp && filter.allows(InterfaceClassifier.type(of: $0)) }
                 .map(\.index).sorted()
-            return [IPAddress.Family.ipv4, .ipv6].flatMap { family in
-                allowed.map { RouteQuestion.defaultRoute(family, outputInterface: $0) }
+            for family in [IPAddress.Family.ipv4, .ipv6] {
+                for index in allowed where !body(.defaultRoute(family, outputInterface: index)) { return true }
             }
         case .host:
             // Addresses whose %scope names no interface are left out; the rest are asked in the resolver's order.
-            return (resolution?.addresses ?? []).compactMap { question(destination: $0, source: nil, in: snapshot) }
+            for address in resolution?.addresses ?? [] {
+                if let question = question(destination: address, source: nil, in: snapshot), !body(question) { return true }
+            }
         case .address(let address):
-            return question(destination: address, source: nil, in: snapshot).map { [$0] }
+            guard let question = question(destination: address, source: nil, in: snapshot) else { return false }
+            _ = body(question)
         case .pair(let local, let remote):
-            if let local, !snapshot.owns(local) { return nil }
-            guard let remote else { return [] }
-            return question(destination: remote, source: local, in: snapshot).map { [$0] }
+            if let local, !snapshot.owns(local) { return false }
+            guard let remote else { return true }
+            guard let question = question(destination: remote, source: local, in: snapshot) else { return false }
+            _ = body(question)
         }
+        return true
     }
 
     private static func question(destination: IPAddress, source: IPAddress?, in snapshot: KernelSnapshot) -> RouteQuestion? {

@@ -201,7 +201,10 @@ package final class KernelEventSocket {
             }
             break
         }
-        return inbox.result
+        // Handed over, not shared: the engine then changes it in place without copying its storage.
+        let result = inbox.result
+        inbox.result = DrainResult()
+        return result
     }
 
     /// Joins the neighbour group while `routers` is not empty and the ND user-option group while
