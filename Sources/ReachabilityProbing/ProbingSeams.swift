@@ -2,9 +2,6 @@ import ReachabilityDelivery
 import Dispatch
 import ReachabilityConnectivity
 import ReachabilityModel
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The prober's seams for tests, the one file of this target that holds `#if DEBUG`.
 ///
@@ -53,12 +50,18 @@ extension ConnectivityProber {
     /// The delay after the last `limited` or `portal` answer (`State.backoff`).
     package var backoff: Duration? { state.withLock { $0.backoff } }
 
-    /// Returns once the passes asked for so far ran (they run on the engine's loop, paced).
+    /// Returns once the passes asked for so far ran (they run on the engine's loop, paced), and
+    /// what they posted. A pass set for a moment runs before a timer of the same loop set for that
+    /// moment afterwards (timers of one moment run in the order they were made); one posted at
+    /// once runs before a later post. A pass that asks for another is waited for too.
     package func settle() {
         let deadline = DispatchTime.now() + .seconds(10)
-        while state.withLock({ $0.kickScheduled }), DispatchTime.now() < deadline {
-            _ = loop?.submitAndWait {}
-            usleep(200)
+        while let loop, let due = state.withLock({ $0.kickScheduled ? $0.lastPass &+ Self.passPace : nil }),
+              DispatchTime.now() < deadline {
+            let ran = DispatchSemaphore(value: 0)
+            _ = loop.schedule(at: DispatchTime(uptimeNanoseconds: due)) { ran.signal() }
+            _ = ran.wait(timeout: deadline)
+            _ = loop.submitAndWait {}
         }
         _ = loop?.submitAndWait {}
     }
