@@ -15,10 +15,10 @@ import ReachabilitySystem
 /// too, but the last answer stays on the path until the new API's comes (its source names the
 /// API it came from): an announcer on the link cannot pin connectivity at `unknown`.
 struct ConnectivityOverlay {
-    package typealias Key = ConnectivityKey
+    typealias Key = ConnectivityKey
 
     /// What the monitor's prober must hear after a composition, outside the lock.
-    package enum Event {
+    enum Event {
         case nothing
         /// The path became satisfied or moved: probe it (a new epoch began; answers for older ones are dropped).
         case probe
@@ -35,7 +35,7 @@ struct ConnectivityOverlay {
     private(set) var epoch: UInt64 = 0
     private var answer: ConnectivityAnswer?
 
-    package init(enginePath: NetworkPath) {
+    init(enginePath: NetworkPath) {
         self.enginePath = enginePath
     }
 
@@ -58,7 +58,7 @@ struct ConnectivityOverlay {
 
     /// Keeps the engine's `path` and returns it with the connectivity answer on it, and what the
     /// prober must hear.
-    package mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
+    mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
         enginePath = path
         guard isProbing else { return (path, .nothing) }
         guard path.status == .satisfied else {
@@ -83,14 +83,14 @@ struct ConnectivityOverlay {
     }
 
     /// `path` as `compose` would make it, without changing anything (for `currentPath`).
-    package func peek(_ path: NetworkPath) -> NetworkPath {
+    func peek(_ path: NetworkPath) -> NetworkPath {
         guard isProbing else { return path }
         let current = path.status == .satisfied && key.map { Key(path).isSameNetwork(as: $0) } == true
         return Self.apply(current ? answer : nil, to: path, satisfied: path.status == .satisfied)
     }
 
     /// Takes an answer for `epoch`. - Returns: false when the path moved on since (the answer is stale).
-    package mutating func accept(_ answer: ConnectivityAnswer, epoch: UInt64) -> Bool {
+    mutating func accept(_ answer: ConnectivityAnswer, epoch: UInt64) -> Bool {
         guard isProbing, key != nil, epoch == self.epoch else { return false }
         self.answer = answer
         return true

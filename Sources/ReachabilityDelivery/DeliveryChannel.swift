@@ -11,7 +11,7 @@ import ReachabilityModel
 /// or several run loops. A value kept under the monitor's lock.
 struct DeliveryChannel {
     /// One numbered state on its way to the queue.
-    package struct Delivery: Sendable {
+    struct Delivery: Sendable {
         package var path: NetworkPath
         package var sequence: UInt64
         package var generation: UInt64
@@ -23,7 +23,7 @@ struct DeliveryChannel {
 
     /// Where deliveries run; nil while unscheduled.
     private(set) var schedule: MonitorSchedule?
-    package var queue: DispatchQueue? { schedule?.queue }
+    var queue: DispatchQueue? { schedule?.queue }
     /// Bumped by every schedule, unschedule and teardown: deliveries of an older one are dropped.
     private var generation: UInt64 = 0
     private var sequence: UInt64 = 0
@@ -31,7 +31,7 @@ struct DeliveryChannel {
     private var lastQueued: NetworkPath?
 
     /// Starts a new schedule (nil: none). Deliveries of the old one will not run.
-    package mutating func reschedule(on schedule: MonitorSchedule?) {
+    mutating func reschedule(on schedule: MonitorSchedule?) {
         generation &+= 1
         self.schedule = schedule
         lastQueued = nil
@@ -39,7 +39,7 @@ struct DeliveryChannel {
 
     /// Numbers `path` for the queue, unless it equals the state queued last; `again` queues it
     /// anyway (a face set on a scheduled monitor gets the current state). nil when unscheduled.
-    package mutating func enqueue(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, Delivery)? {
+    mutating func enqueue(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, Delivery)? {
         guard let schedule, again || lastQueued != path else { return nil }
         lastQueued = path
         sequence &+= 1

@@ -4,10 +4,10 @@ struct DueCallouts {
     private var first, second, third, fourth: MonitorFaces.Callout?
     private(set) var count = 0
 
-    package var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
     /// - Precondition: fewer than four are due already (a monitor has four slots).
-    package mutating func append(_ callout: MonitorFaces.Callout) {
+    mutating func append(_ callout: MonitorFaces.Callout) {
         switch count {
         case 0: first = callout
         case 1: second = callout
@@ -18,7 +18,7 @@ struct DueCallouts {
         count += 1
     }
 
-    package func forEach(_ body: (MonitorFaces.Callout) -> Void) {
+    func forEach(_ body: (MonitorFaces.Callout) -> Void) {
         if let first { body(first) }
         if let second { body(second) }
         if let third { body(third) }

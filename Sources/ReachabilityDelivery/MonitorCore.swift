@@ -23,7 +23,7 @@ package final class MonitorCore: Sendable {
     private let calloutLock = RecursiveLock()
 
     struct WeakMonitor {
-        package weak var monitor: (any MonitorOwner)?
+        weak var monitor: (any MonitorOwner)?
     }
 
     struct State {

@@ -24,7 +24,7 @@ package protocol MonitorDelegateFace: AnyObject, Sendable {
 
 struct MonitorFaces {
     /// Where a face sits; also the order in which faces run.
-    package enum Slot: Int, CaseIterable {
+    enum Slot: Int, CaseIterable {
         case callback, flagsHandler, pathHandler, delegate
     }
 
@@ -45,7 +45,7 @@ struct MonitorFaces {
         /// On the monitor's queue (or where its schedule's hop took the delivery), under its callout
         /// lock. `owner` is the monitor the C callback and the delegate are told of; nil once it is
         /// gone (they are skipped then).
-        package func run(_ path: NetworkPath, owner: (any MonitorOwner)?) {
+        func run(_ path: NetworkPath, owner: (any MonitorOwner)?) {
             switch self {
             case .callback(let callback, let context):
                 guard let owner else { return }
@@ -68,13 +68,13 @@ struct MonitorFaces {
 
     private var faces: [Face?] = Array(repeating: nil, count: Slot.allCases.count)
 
-    package func callout(at slot: Slot) -> Callout? {
+    func callout(at slot: Slot) -> Callout? {
         faces[slot.rawValue]?.callout
     }
 
     /// Sets or clears the face at `slot`; a new face has seen nothing. - Returns: the face it
     /// replaced, to be let go outside the lock (a context's `release` is the user's code).
-    package mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
+    mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
         let old = faces[slot.rawValue]?.callout
         faces[slot.rawValue] = callout.map { Face(callout: $0, lastSeen: nil) }
         return old
@@ -86,7 +86,7 @@ struct MonitorFaces {
     }
 
     /// The faces `path` is news to, in slot order; each now counts it as seen.
-    package mutating func due(for path: NetworkPath) -> DueCallouts {
+    mutating func due(for path: NetworkPath) -> DueCallouts {
         var due = DueCallouts()
         for index in faces.indices {
             guard let face = faces[index] else { continue }
@@ -99,7 +99,7 @@ struct MonitorFaces {
     }
 
     /// Takes every face out (teardown); the caller lets them go outside the lock.
-    package mutating func removeAll() -> [Callout] {
+    mutating func removeAll() -> [Callout] {
         defer { faces = Array(repeating: nil, count: Slot.allCases.count) }
         return faces.compactMap { $0?.callout }
     }

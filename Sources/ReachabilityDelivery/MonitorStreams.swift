@@ -11,21 +11,21 @@ struct MonitorStreams {
     private var streams: [UInt64: Stream] = [:]
     private var nextID: UInt64 = 0
 
-    package var isEmpty: Bool { streams.isEmpty }
+    var isEmpty: Bool { streams.isEmpty }
 
     /// Adds a stream that receives every distinct path from now on. - Returns: its identifier.
-    package mutating func add(_ continuation: AsyncStream<NetworkPath>.Continuation) -> UInt64 {
+    mutating func add(_ continuation: AsyncStream<NetworkPath>.Continuation) -> UInt64 {
         nextID += 1
         streams[nextID] = Stream(continuation: continuation)
         return nextID
     }
 
-    package mutating func remove(_ id: UInt64) {
+    mutating func remove(_ id: UInt64) {
         streams[id] = nil
     }
 
     /// Yields `path` to every stream that has not had it last.
-    package mutating func yield(_ path: NetworkPath) {
+    mutating func yield(_ path: NetworkPath) {
         guard !streams.isEmpty else { return } // the common monitor: no iterator made per change
         for (id, stream) in streams where stream.lastYielded != path {
             streams[id]?.lastYielded = path
@@ -34,7 +34,7 @@ struct MonitorStreams {
     }
 
     /// Ends every stream (outside the monitor's lock: a termination handler is the user's code).
-    package func finish() {
+    func finish() {
         for stream in streams.values { stream.continuation.finish() }
     }
 }

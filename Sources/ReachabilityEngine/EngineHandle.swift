@@ -181,10 +181,6 @@ package final class EngineHandle: Sendable {
         loop.submitAndWait { [engine] in engine.value.sockets == nil } ?? true
     }
 
-    /// The engine's loop; nil once the namespace vanished. The namespace's connectivity probers
-    /// keep their timers on it.
-    package var eventLoop: EventLoop<NetlinkEngine>? { hasVanished ? nil : loop }
-
     /// The pool that resolves names in the namespace, made on first use; shared with the
     /// namespace's connectivity probers.
     package var resolverPool: ResolverPool {

@@ -9,14 +9,14 @@ import ReachabilitySystem
 /// gone with their last monitor.
 package enum EngineRegistry {
     struct WeakEngine {
-        package weak var engine: EngineHandle?
+        weak var engine: EngineHandle?
     }
 
     /// An engine classifies links under one policy, so monitors with different policies of one
     /// namespace cannot share it.
     struct Key: Hashable {
-        package var identity: NamespaceIdentity
-        package var policy: InterfacePolicy
+        var identity: NamespaceIdentity
+        var policy: InterfacePolicy
     }
 
     static let engines = LockedState<[Key: WeakEngine]>([:])

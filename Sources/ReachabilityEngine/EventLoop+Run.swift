@@ -8,7 +8,7 @@ import Glibc
 
 /// The loop's thread: `poll`, then the turns it woke for.
 extension LoopRun {
-    package func run() {
+    func run() {
         // Kept across iterations and refilled in place: a wake-up (every kernel event) allocates
         // nothing here.
         var descriptors: [pollfd] = []

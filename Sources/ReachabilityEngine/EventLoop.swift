@@ -255,47 +255,47 @@ enum LoopWork<Message: Sendable>: Sendable {
 
 /// A descriptor polled beside the event socket, and what runs when it is readable.
 struct DescriptorWatch: Sendable {
-    package let fileDescriptor: Int32
-    package let onReadable: @Sendable () -> Void
+    let fileDescriptor: Int32
+    let onReadable: @Sendable () -> Void
 }
 
 /// A timer: its deadline (`DispatchTime` nanoseconds) and what it runs.
 struct LoopTimer<Message: Sendable>: Sendable {
-    package let deadline: UInt64
-    package let work: LoopWork<Message>
+    let deadline: UInt64
+    let work: LoopWork<Message>
 }
 
 /// What the loop's callers tell its thread, and the descriptors it polls.
 struct LoopControl<Message: Sendable>: Sendable {
-    package var stopped = false
-    package var watches: [Int: DescriptorWatch] = [:]
-    package var timers: [Int: LoopTimer<Message>] = [:]
+    var stopped = false
+    var watches: [Int: DescriptorWatch] = [:]
+    var timers: [Int: LoopTimer<Message>] = [:]
     /// Timers on the boot clock (`CLOCK_BOOTTIME` nanoseconds), and that clock's timerfd: nil
     /// until the first such timer, -1 when none could be made.
     var bootTimers: [Int: LoopTimer<Message>] = [:]
     var bootClock: Int32?
     /// Posted work, in the order it was posted: run on the next turn of the loop.
-    package var posted: [LoopWork<Message>] = []
+    var posted: [LoopWork<Message>] = []
     var nextToken = 0
     /// Unwatched descriptors the thread closes once it is out of `poll`.
-    package var closing: [Int32] = []
+    var closing: [Int32] = []
     /// The thread has ended (or never started): descriptors are closed by whoever unwatches them.
-    package var exited = false
+    var exited = false
 }
 
 /// The thread's side. `@unchecked Sendable`: handed to the thread once; only the thread touches
 /// `owner`, and the loop's control is a lock.
 final class LoopRun<Owner: EventLoopOwner>: @unchecked Sendable {
-    package let loop: EventLoop<Owner>
-    package var owner: Owner?
-    package let eventSocket: Int32
+    let loop: EventLoop<Owner>
+    var owner: Owner?
+    let eventSocket: Int32
 
-    package init(loop: EventLoop<Owner>, owner: Owner, eventSocket: Int32) {
+    init(loop: EventLoop<Owner>, owner: Owner, eventSocket: Int32) {
         self.loop = loop
         self.owner = owner
         self.eventSocket = eventSocket
     }
 
-    package var control: LockedState<LoopControl<Owner.Message>> { loop.shared }
-    package var thread: LoopThread { loop.thread }
+    var control: LockedState<LoopControl<Owner.Message>> { loop.shared }
+    var thread: LoopThread { loop.thread }
 }

@@ -10,19 +10,19 @@ import ReachabilityResolution
 struct ProbeJob: Sendable {
     /// A run's answers, by the API announced for the path they are for (nil: none announced):
     /// monitors of one prober whose paths use interfaces with different APIs each get their own's.
-    package typealias Answers = [String?: ConnectivityAnswer]
+    typealias Answers = [String?: ConnectivityAnswer]
 
-    package let configuration: ProberConfiguration
-    package let namespace: NetworkNamespace
+    let configuration: ProberConfiguration
+    let namespace: NetworkNamespace
     /// The engine's pool; nil when no engine of the namespace could be had (names then fail).
-    package let resolver: ResolverPool?
+    let resolver: ResolverPool?
     /// The announced API of each path the run is for; nil among them: a path with none announced.
-    package let apis: Set<String?>
+    let apis: Set<String?>
 
     private static let logger = Logger(label: "network-reachability")
 
     /// - Returns: an answer for each of `apis`; nil when cancelled.
-    package func run(signal: ProbeSignal) -> Answers? {
+    func run(signal: ProbeSignal) -> Answers? {
         var answers: Answers = [:]
         var statuses: [String: CaptivePortalStatus] = [:]
         var failures: [String: String] = [:]

@@ -8,7 +8,7 @@ import Glibc
 enum ProbeThread {
     /// Runs `body` on a new detached thread.
     /// - Returns: false when no thread can be made (a pids limit): `body` does not run.
-    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let retained = Unmanaged.passRetained(ProbeBody(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in

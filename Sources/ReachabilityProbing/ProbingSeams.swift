@@ -69,7 +69,7 @@ extension ConnectivityProber {
 
 extension ProbeJob {
     /// `answer` for every path (the unit tests' stand-in for a run gives one answer to all).
-    package func everyone(_ answer: ConnectivityAnswer?) -> Answers? {
+    func everyone(_ answer: ConnectivityAnswer?) -> Answers? {
         answer.map { answer in Dictionary(uniqueKeysWithValues: apis.map { ($0, answer) }) }
     }
 }
