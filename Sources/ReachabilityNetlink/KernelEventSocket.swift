@@ -207,9 +207,9 @@ package final class KernelEventSocket {
         return result
     }
 
-    /// Joins the neighbour group while `routers` is not empty and the ND user-option group while
-    /// `refreshing`, and leaves them otherwise: no wake-up for a neighbour or an RA while no
-    /// answer depends on one. Neighbour messages of other hosts are dropped unread.
+    /// Joins the neighbour group while `routers` is not empty and leaves it otherwise: no wake-up
+    /// for a neighbour while no answer depends on one. Neighbour messages of other hosts are
+    /// dropped unread.
     package func watch(routers: Set<RouterNeighbour>) {
         inbox.neighbours.watch(routers)
         // RTNLGRP_ND_USEROPT stays joined from the start: it also carries the captive-portal API.
