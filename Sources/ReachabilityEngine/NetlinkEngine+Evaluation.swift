@@ -9,7 +9,7 @@ import Dispatch
 /// Evaluation passes and deliveries.
 extension NetlinkEngine {
     func publishEvaluationsOfAll() {
-        publishEvaluations(of: Array(questions.subscriptions.all))
+        publishEvaluations(of: questions.subscriptions.all)
     }
 
     /// Re-evaluates the subscribers that watch `name`.

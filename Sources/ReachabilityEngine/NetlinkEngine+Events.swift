@@ -121,7 +121,7 @@ extension NetlinkEngine {
         var cores: [any PathSubscriber]
         if isBroad {
             model.routingMoved()
-            cores = Array(questions.subscriptions.all)
+            cores = questions.subscriptions.all
         } else {
             report.counters.scopedReevaluations += 1
             cores = questions.subscriptions.all.filter { core in

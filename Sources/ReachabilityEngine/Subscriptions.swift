@@ -4,27 +4,38 @@ import ReachabilityModel
 /// The monitors an engine delivers to, and the interface of the path it last gave each (absent:
 /// no route), so that picking whom a link change can move reads no monitor's lock.
 struct Subscriptions {
-    private(set) var cores: [ObjectIdentifier: any PathSubscriber] = [:]
+    /// The subscribers in a list, so a turn that evaluates all of them hands this list on
+    /// instead of copying it; `positions` finds one to take out in place (the last moves into
+    /// its slot).
+    private(set) var all: [any PathSubscriber] = []
+    private var positions: [ObjectIdentifier: Int] = [:]
     private(set) var interfaces: [ObjectIdentifier: Int] = [:]
 
-    var isEmpty: Bool { cores.isEmpty }
-    var all: Dictionary<ObjectIdentifier, any PathSubscriber>.Values { cores.values }
+    var isEmpty: Bool { all.isEmpty }
 
-    func contains(_ id: ObjectIdentifier) -> Bool { cores[id] != nil }
+    func contains(_ id: ObjectIdentifier) -> Bool { positions[id] != nil }
 
     mutating func add(_ core: any PathSubscriber) {
-        cores[ObjectIdentifier(core)] = core
+        let id = ObjectIdentifier(core)
+        if let position = positions[id] { return all[position] = core }
+        positions[id] = all.count
+        all.append(core)
     }
 
     mutating func remove(_ id: ObjectIdentifier) {
-        cores[id] = nil
         interfaces[id] = nil
+        guard let position = positions.removeValue(forKey: id) else { return }
+        let last = all.removeLast()
+        if position < all.count {
+            all[position] = last
+            positions[ObjectIdentifier(last)] = position
+        }
     }
 
     /// Keeps the interface `path` leaves by as `core`'s, while it is subscribed.
     mutating func note(_ path: NetworkPath, for core: any PathSubscriber) {
         let id = ObjectIdentifier(core)
-        guard cores[id] != nil else { return }
+        guard positions[id] != nil else { return }
         interfaces[id] = path.interface?.index
     }
 

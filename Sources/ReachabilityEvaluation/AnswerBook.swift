@@ -10,6 +10,8 @@ import ReachabilityModel
 /// book (`forgetAll`). Silent changes (a route's expiry) are asked again by their own timer.
 package struct AnswerBook {
     private var answers: [RouteQuestion: RouteAnswer] = [:]
+    /// What `forget` takes out, kept between turns for its storage.
+    private var moved: [RouteQuestion] = []
 
     /// Beyond this many answers the book starts again empty: questions of monitors that went
     /// away are never taken out one by one.
@@ -45,8 +47,9 @@ package struct AnswerBook {
     package mutating func forget(movedBy changes: RouteChanges) {
         guard !changes.isEmpty, !answers.isEmpty else { return }
         if changes.isBroad { return forgetAll() }
-        // Collected first: removing while iterating would invalidate the iteration.
-        var moved: [RouteQuestion] = []
+        // Collected first: removing while iterating would invalidate the iteration. Into a list
+        // kept between turns, so a turn allocates nothing for it.
+        moved.removeAll(keepingCapacity: true)
         for question in answers.keys where changes.affects(question) { moved.append(question) }
         for question in moved { answers[question] = nil }
     }

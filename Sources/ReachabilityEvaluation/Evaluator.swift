@@ -56,6 +56,8 @@ package enum Evaluator {
     package static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot,
                           resolution: HostResolution? = nil) -> [RouteQuestion]? {
         var asked: [RouteQuestion] = []
+        // Room for the usual two (a general path's families) at once, rather than grown to them.
+        asked.reserveCapacity(2)
         let askable = visitQuestions(for: target, in: snapshot, resolution: resolution) { question in
             asked.append(question)
             return true

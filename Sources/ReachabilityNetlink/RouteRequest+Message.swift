@@ -30,18 +30,12 @@ extension RouteRequest {
         if fibMatch { buffer.storeBytes(of: UInt32(RTM_F_FIB_MATCH), toByteOffset: headerLength + 8, as: UInt32.self) }
 
         var length = headerLength + MemoryLayout<rtmsg>.size
-        func put(_ type: rtattr_type_t, _ bytes: UnsafeRawBufferPointer) {
-            let attributeLength = MemoryLayout<nlattr>.size + bytes.count
-            buffer.storeBytes(of: UInt16(attributeLength), toByteOffset: length, as: UInt16.self)
-            buffer.storeBytes(of: UInt16(type.rawValue), toByteOffset: length + 2, as: UInt16.self)
-            UnsafeMutableRawBufferPointer(rebasing: buffer[length + MemoryLayout<nlattr>.size ..< length + attributeLength])
-                .copyMemory(from: bytes)
-            length += RouteMessageParser.align(attributeLength)  // the padding is already zero
-        }
-        destination.withUnsafeBytes { put(RTA_DST, $0) }
-        source?.withUnsafeBytes { put(RTA_SRC, $0) }
+        // A static function and a returned length: a local function that captured `length` boxed
+        // it on the heap, one allocation a lookup.
+        destination.withUnsafeBytes { length = Self.put(RTA_DST, $0, into: buffer, at: length) }
+        source?.withUnsafeBytes { length = Self.put(RTA_SRC, $0, into: buffer, at: length) }
         if let outputInterface {
-            withUnsafeBytes(of: UInt32(truncatingIfNeeded: outputInterface)) { put(RTA_OIF, $0) }
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: outputInterface)) { length = Self.put(RTA_OIF, $0, into: buffer, at: length) }
         }
 
         // struct nlmsghdr: len, type, flags, seq, pid.
@@ -51,5 +45,17 @@ extension RouteRequest {
         buffer.storeBytes(of: sequence, toByteOffset: 8, as: UInt32.self)
         buffer.storeBytes(of: port, toByteOffset: 12, as: UInt32.self)
         return length
+    }
+
+    /// Writes one attribute at `offset`. - Returns: the offset after it, aligned (the padding is
+    /// already zero).
+    private static func put(_ type: rtattr_type_t, _ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer,
+                            at offset: Int) -> Int {
+        let attributeLength = MemoryLayout<nlattr>.size + bytes.count
+        buffer.storeBytes(of: UInt16(attributeLength), toByteOffset: offset, as: UInt16.self)
+        buffer.storeBytes(of: UInt16(type.rawValue), toByteOffset: offset + 2, as: UInt16.self)
+        UnsafeMutableRawBufferPointer(rebasing: buffer[offset + MemoryLayout<nlattr>.size ..< offset + attributeLength])
+            .copyMemory(from: bytes)
+        return offset + RouteMessageParser.align(attributeLength)
     }
 }
