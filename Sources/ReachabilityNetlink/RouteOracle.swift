@@ -28,16 +28,19 @@ package struct RouteOracle {
     /// The answers to `questions`, in order: the destinations asked together (one `sendmsg` for
     /// many, when there are several), the default routes one by one (their probes go in turn).
     package func answers(_ questions: [RouteQuestion]) -> [RouteAnswer] {
+        // Fewer than two destinations share no round trip: asked one by one, with no tables (a
+        // closure literal: `map(answer)` would box `self`).
+        var destinationCount = 0
+        for case .destination in questions { destinationCount += 1 }
+        guard destinationCount > 1 else { return questions.map { answer($0) } }
         var found = [RouteAnswer?](repeating: nil, count: questions.count)
         var destinations: [(position: Int, request: RouteRequest)] = []
         for (position, question) in questions.enumerated() {
             if case .destination(let request) = question { destinations.append((position, request)) }
         }
-        if destinations.count > 1 {
-            let requests = destinations.map(\.request)
-            for (destination, answer) in zip(destinations, withExpiries(socket.lookup(requests), for: requests)) {
-                found[destination.position] = answer
-            }
+        let requests = destinations.map(\.request)
+        for (destination, answer) in zip(destinations, withExpiries(socket.lookup(requests), for: requests)) {
+            found[destination.position] = answer
         }
         return questions.indices.map { found[$0] ?? answer(questions[$0]) }
     }
