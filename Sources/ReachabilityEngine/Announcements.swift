@@ -43,6 +43,7 @@ extension NetlinkEngine {
         guard announcements.releaseHeld() else { return askForAnnouncementRelease() }
         var result = DrainResult()
         result.linksOrAddressesChanged = true
+        result.announcementsMoved = true
         absorb(result, from: sockets)
         propagate()
     }
@@ -62,6 +63,7 @@ extension NetlinkEngine {
         var result = DrainResult()
         changes.refusals.forEach { result.noteRefusal($0) }
         result.linksOrAddressesChanged = changes.captivePortals
+        result.announcementsMoved = changes.captivePortals
         absorb(result, from: sockets)  // counts the refusals and asks for the pacing's timer
         if changes.captivePortals { propagate() }
         return changes.nameServers

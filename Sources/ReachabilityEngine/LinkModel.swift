@@ -18,8 +18,38 @@ struct LinkModel {
     /// Each interface's default-route metric, asked once per generation.
     var preference: (generation: UInt64, metrics: [Int: UInt32])?
 
+    /// The links the last change touched, and what they were before it: kept for their storage.
+    private var touched: [LinkTables.Touch] = []
+    private var priors: [LinkChanges.Prior] = []
+
     init(snapshot: KernelSnapshot) {
         self.snapshot = snapshot
+    }
+
+    /// Brings the snapshot up to date with what the caches changed, and says what moved: in
+    /// place, from the links the caches' callbacks touched; afresh when an announcement moved
+    /// (it changes links with no message of theirs).
+    mutating func apply(from sockets: EngineSockets, afresh: Bool) -> LinkChanges {
+        template = nil  // first: it shares the snapshot's storage, which would be copied
+        if afresh {
+            let old = snapshot
+            snapshot = sockets.freshSnapshot()
+            return LinkChanges(from: old, to: snapshot)
+        }
+        sockets.events.takeTouched(into: &touched)
+        guard !touched.isEmpty else { return LinkChanges() }
+        priors.removeAll(keepingCapacity: true)
+        for touch in touched {
+            priors.append(LinkChanges.Prior(index: touch.index, addressesMoved: touch.addresses, in: snapshot))
+        }
+        // A Wi-Fi link's quality is measured again on every change of links or addresses.
+        for link in snapshot.links.values where link.traits.isWireless || link.traits.deviceType == "wlan" {
+            if !touched.contains(where: { $0.index == link.index }) {
+                priors.append(LinkChanges.Prior(index: link.index, addressesMoved: false, in: snapshot))
+            }
+        }
+        sockets.update(&snapshot, touched: touched)
+        return LinkChanges(priors: priors, in: snapshot)
     }
 
     /// The routing may have changed: the interfaces' order and preference are asked again.

@@ -19,8 +19,8 @@ extension NetlinkEngine {
         propagate()
     }
 
-    /// Brings the snapshot up to date with a drain; what it can have moved waits in `pending` for
-    /// `propagate`.
+    /// Brings the snapshot up to date with a drain, in place; what it can have moved waits in
+    /// `pending` for `propagate`.
     func absorb(_ drained: DrainResult, from sockets: EngineSockets) {
         let (result, finished) = settle(drained, from: sockets)
         count(result)
@@ -29,12 +29,15 @@ extension NetlinkEngine {
         forgetAnswers(movedBy: result)
         // Changed in place: a copy taken out and put back would copy the drain's storage.
         if questions.pending == nil {
-            questions.pending = PendingChange(base: model.snapshot, drained: result)
+            questions.pending = PendingChange(drained: result)
         } else {
             questions.pending!.drained.formUnion(result)
         }
         if result.hadDeletions && !finished { questions.pending!.mayBeUnfinished = true }
-        if result.linksOrAddressesChanged { model.snapshot = sockets.freshSnapshot() }
+        if result.linksOrAddressesChanged {
+            let links = model.apply(from: sockets, afresh: result.announcementsMoved)
+            questions.pending!.links.formUnion(links)
+        }
     }
 
     /// How many times `settle` waits for the kernel's operations before it leaves the rest to a
@@ -86,7 +89,7 @@ extension NetlinkEngine {
         let result = change.drained
         if result.overrun, let moment = questions.resync.next() { effects.arm(.resync, at: moment) }
         if !result.movedRouters.isEmpty || result.userOptions { silentStateHinted(routers: result.movedRouters) }
-        let links = LinkChanges(from: change.base, to: model.snapshot)
+        let links = change.links
         var changes = result.routeChanges
         guard !links.isEmpty || !changes.isEmpty else { return }
         if result.hadDeletions && links.touchesAvailableLinks {

@@ -43,6 +43,30 @@ package struct LinkChanges: Sendable, Equatable {
         touchesAvailableLinks = changed.contains { Self.isAvailable($0, in: old) || Self.isAvailable($0, in: new) }
     }
 
+    /// A link a change touched, as it was before the change.
+    package struct Prior: Sendable {
+        var index: Int
+        var addressesMoved: Bool
+        var link: LinkState?
+        var wasAvailable: Bool
+
+        package init(index: Int, addressesMoved: Bool, in old: KernelSnapshot) {
+            self.index = index
+            self.addressesMoved = addressesMoved
+            link = old.links[index]
+            wasAvailable = LinkChanges.isAvailable(index, in: old)
+        }
+    }
+
+    /// What a change did to the links it touched, from each one as it was before (`Prior`) and
+    /// as `new` holds it: a link changed when one of its addresses moved or its state differs.
+    package init(priors: [Prior], in new: KernelSnapshot) {
+        for prior in priors where prior.addressesMoved || prior.link != new.links[prior.index] {
+            changed.insert(prior.index)
+            if prior.wasAvailable || Self.isAvailable(prior.index, in: new) { touchesAvailableLinks = true }
+        }
+    }
+
     /// Whether link `index` is among `Evaluator.availableLinks(in: snapshot)`.
     static func isAvailable(_ index: Int, in snapshot: KernelSnapshot) -> Bool {
         guard let link = snapshot.links[index], link.isUp, link.hasCarrier, !link.isLoopback else { return false }

@@ -4,6 +4,10 @@ import ReachabilityModel
 package struct DrainResult: Sendable, Equatable {
     /// A link or address object was added, changed or removed in the caches.
     package var linksOrAddressesChanged = false
+    /// A captive-portal announcement was shown, replaced or dropped (an RA's, networkd's, or one
+    /// the pacing held back): links change without a message of theirs, so the engine makes its
+    /// snapshot afresh rather than from the links the caches touched.
+    package var announcementsMoved = false
     /// A route, policy-rule or nexthop message arrived (routes are not cached: this is only a wake-up).
     package var routesChanged = false
     /// Which route questions those messages can affect.
@@ -45,6 +49,7 @@ package struct DrainResult: Sendable, Equatable {
     /// Adds a later drain, as if both had been one: what either changed, and both counts.
     package mutating func formUnion(_ later: DrainResult) {
         linksOrAddressesChanged = linksOrAddressesChanged || later.linksOrAddressesChanged
+        announcementsMoved = announcementsMoved || later.announcementsMoved
         routesChanged = routesChanged || later.routesChanged
         routeChanges.formUnion(later.routeChanges)
         deletions += later.deletions

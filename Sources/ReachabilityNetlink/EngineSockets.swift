@@ -34,9 +34,20 @@ package final class EngineSockets {
 
     /// Links and addresses from the caches, with each link's device traits.
     package func freshSnapshot() -> KernelSnapshot {
+        events.forgetTouched()
         var snapshot = events.snapshot()
         inspector.inspect(&snapshot.links, addresses: snapshot.addresses)
         networkd?.apply(to: &snapshot.links)
         return snapshot
+    }
+
+    /// Brings `snapshot` up to date in place with the links the caches touched
+    /// (`KernelEventSocket.takeTouched`): only those are made again and inspected, and Wi-Fi
+    /// links measured again.
+    package func update(_ snapshot: inout KernelSnapshot, touched: [LinkTables.Touch]) {
+        events.update(&snapshot, touched: touched)
+        guard !touched.isEmpty else { return }
+        inspector.inspect(&snapshot.links, touched: touched, addresses: snapshot.addresses)
+        networkd?.apply(to: &snapshot.links)
     }
 }

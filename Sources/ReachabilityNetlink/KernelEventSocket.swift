@@ -33,6 +33,8 @@ private final class CallbackInbox {
     var result = DrainResult()
     let captivePortals = CaptivePortalAnnouncements()
     var neighbours = NeighbourFilter()
+    /// The caches' links and addresses, changed by libnl's change callbacks as it applies each message.
+    var tables = LinkTables()
 }
 
 /// The engine's event socket: libnl's cache manager holding links and addresses, on a socket the
@@ -119,7 +121,10 @@ package final class KernelEventSocket {
                 // captive-portal API, and hint that a router refreshed routes without a message.
                 inbox.result.userOptions = true
                 let noted = inbox.captivePortals.note(header)
-                if noted.changed { inbox.result.linksOrAddressesChanged = true }
+                if noted.changed {
+                    inbox.result.linksOrAddressesChanged = true
+                    inbox.result.announcementsMoved = true
+                }
                 if let refusal = noted.refusal { inbox.result.noteRefusal(refusal) }
                 return Int32(NL_SKIP.rawValue)
             default:
@@ -130,16 +135,26 @@ package final class KernelEventSocket {
 
         var linkCache: OpaquePointer?
         var addressCache: OpaquePointer?
-        let changed: change_func_t = { _, _, _, context in
+        // The second kind of change callback: the object before and after, so the tables change
+        // by exactly what moved (docs: libnl's NL_ACT_NEW has no old object, NL_ACT_DEL no new one).
+        let linkChanged: change_func_v2_t = { _, old, new, _, _, context in
             guard let context else { return }
-            Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().result.linksOrAddressesChanged = true
+            let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
+            inbox.result.linksOrAddressesChanged = true
+            inbox.tables.linkChanged(old: old, new: new)
+        }
+        let addressChanged: change_func_v2_t = { _, old, new, _, _, context in
+            guard let context else { return }
+            let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
+            inbox.result.linksOrAddressesChanged = true
+            inbox.tables.addressChanged(old: old, new: new)
         }
         do {
             try SetupFaults.trip(.eventManager)
-            try check("nl_cache_mngr_add(route/link)", nl_cache_mngr_add(manager, "route/link", changed, context, &linkCache))
+            linkCache = try Self.addCache("route/link", "nl_cache_mngr_add_cache_v2(route/link)", to: manager, calling: linkChanged, with: context)
             try SetupFaults.trip(.linkCache)
             _ = nl_socket_drop_membership(socket, Int32(RTNLGRP_IPV6_IFINFO.rawValue))
-            try check("nl_cache_mngr_add(route/addr)", nl_cache_mngr_add(manager, "route/addr", changed, context, &addressCache))
+            addressCache = try Self.addCache("route/addr", "nl_cache_mngr_add_cache_v2(route/addr)", to: manager, calling: addressChanged, with: context)
             try SetupFaults.trip(.addressCache)
             // Nexthop objects: routes that use them change with no route message of their own.
             // ND user options: RFC 8910's captive-portal API URI, from RAs the kernel accepted.
@@ -171,6 +186,24 @@ package final class KernelEventSocket {
         self.linkCache = linkCache
         self.addressCache = addressCache
         inbox.result = DrainResult()
+        walkCaches()
+    }
+
+    /// Makes the cache named `name`, hands it to the manager, which fills it, and has `callback`
+    /// told of each object that changes in it afterwards.
+    private static func addCache(_ name: String, _ label: StaticString, to manager: OpaquePointer,
+                                 calling callback: change_func_v2_t,
+                                 with context: UnsafeMutableRawPointer) throws(NetlinkError) -> OpaquePointer {
+        var cache: OpaquePointer?
+        try check("nl_cache_alloc_name", nl_cache_alloc_name(name, &cache))
+        guard let cache else { throw .noMemory("nl_cache_alloc_name") }
+        let code = nl_cache_mngr_add_cache_v2(manager, cache, callback, context)
+        guard code >= 0 else {
+            nl_cache_free(cache)  // the manager frees only the caches it took
+            try check(label, code)
+            throw .noMemory("nl_cache_mngr_add_cache_v2")
+        }
+        return cache
     }
 
     deinit {
@@ -224,75 +257,73 @@ package final class KernelEventSocket {
     package func refill(using dumpSocket: OpaquePointer) throws(NetlinkError) {
         try check("nl_cache_refill(route/link)", nl_cache_refill(dumpSocket, linkCache))
         try check("nl_cache_refill(route/addr)", nl_cache_refill(dumpSocket, addressCache))
+        walkCaches()
+    }
+
+    /// Fills the tables from a walk of both caches: libnl fires no change callback for the
+    /// objects of a fill or a refill.
+    private func walkCaches() {
+        inbox.tables.removeAll()
+        let context = Unmanaged.passUnretained(inbox).toOpaque()
+        nl_cache_foreach(linkCache, { object, context in
+            guard let object, let context else { return }
+            Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().tables.walked(link: object)
+        }, context)
+        nl_cache_foreach(addressCache, { object, context in
+            guard let object, let context else { return }
+            Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().tables.walked(address: object)
+        }, context)
     }
 
     /// The captive-portal announcements of the RAs this socket drains, paced: the engine's
     /// announcements part releases what the pacing holds back; snapshots carry what is shown.
     package var captivePortals: CaptivePortalAnnouncements { inbox.captivePortals }
 
-    /// Copies the cached links and addresses into Swift values.
+    /// The links and addresses as a snapshot shows them: each link's own object or a bridge's
+    /// stand-in, with its captive-portal API; addresses of links not known left out.
     package func snapshot() -> KernelSnapshot {
-        // Sized once from the caches' counts: this runs on every link or address change, and
-        // growing the containers as they fill cost several allocations each time.
-        let collector = SnapshotCollector(links: Int(nl_cache_nitems(linkCache)), addresses: Int(nl_cache_nitems(addressCache)))
-        let context = Unmanaged.passUnretained(collector).toOpaque()
-        withExtendedLifetime(collector) {
-            nl_cache_foreach(linkCache, { object, context in
-                guard let object, let context else { return }
-                Unmanaged<SnapshotCollector>.fromOpaque(context).takeUnretainedValue().addLink(object)
-            }, context)
-            nl_cache_foreach(addressCache, { object, context in
-                guard let object, let context else { return }
-                Unmanaged<SnapshotCollector>.fromOpaque(context).takeUnretainedValue().addAddress(object)
-            }, context)
-        }
+        let tables = inbox.tables
         var snapshot = KernelSnapshot()
-        snapshot.links = collector.links
-        for (index, bridge) in collector.bridgeOnly where snapshot.links[index] == nil {
+        snapshot.links = tables.links
+        for (index, bridge) in tables.bridges where snapshot.links[index] == nil {
             snapshot.links[index] = bridge
         }
         inbox.captivePortals.apply(to: &snapshot.links)
-        collector.addresses.removeAll { snapshot.links[$0.interfaceIndex] == nil }
-        snapshot.addresses = collector.addresses
+        snapshot.addresses.reserveCapacity(tables.addresses.count)
+        for address in tables.addresses where snapshot.links[address.interfaceIndex] != nil {
+            snapshot.addresses.append(address)
+        }
         return snapshot
     }
-}
 
-/// Gathers Swift values inside `nl_cache_foreach`; libnl objects never leave the callback.
-private final class SnapshotCollector {
-    var links: [Int: LinkState]
-    var bridgeOnly: [Int: LinkState] = [:]
-    var addresses: [InterfaceAddress] = []
-
-    init(links: Int, addresses: Int) {
-        self.links = Dictionary(minimumCapacity: links)
-        self.addresses.reserveCapacity(addresses)
+    /// Hands over the links the caches' callbacks touched since the last call (or since
+    /// `snapshot()`), into `list`, whose storage the tables keep for the next turn.
+    package func takeTouched(into list: inout [LinkTables.Touch]) {
+        inbox.tables.takeTouched(into: &list)
     }
 
-    func addLink(_ link: OpaquePointer) {
-        let family = rtnl_link_get_family(link)
-        let kind = rtnl_link_get_type(link).map { String(cString: $0) }
-        // AF_UNSPEC objects are the links; AF_BRIDGE ones only stand in for a bridge we have no other record of.
-        guard family == AF_UNSPEC || (family == AF_BRIDGE && kind == "bridge") else { return }
-        let index = Int(rtnl_link_get_ifindex(link))
-        let state = LinkState(
-            index: index,
-            name: rtnl_link_get_name(link).map { String(cString: $0) } ?? "if\(index)",
-            flags: LinkState.Flags(rawValue: UInt32(rtnl_link_get_flags(link))),
-            operationalState: LinkState.OperationalState(rawValue: rtnl_link_get_operstate(link)) ?? .unknown,
-            hardwareType: UInt32(rtnl_link_get_arptype(link)),
-            kind: kind
-        )
-        if family == AF_UNSPEC { links[index] = state } else { bridgeOnly[index] = state }
+    /// Brings `snapshot` up to date in place with the `touched` links (`takeTouched`).
+    ///
+    /// Each touched link is made again from its object, with its captive-portal API; the address
+    /// list is made again, in place, only when an address moved or a link came or went.
+    package func update(_ snapshot: inout KernelSnapshot, touched: [LinkTables.Touch]) {
+        guard !touched.isEmpty else { return }
+        var addressesMoved = false
+        for touch in touched {
+            let link = inbox.tables.link(touch.index)
+            addressesMoved = addressesMoved || touch.addresses || (link == nil) != (snapshot.links[touch.index] == nil)
+            snapshot.links[touch.index] = link
+        }
+        inbox.captivePortals.apply(to: &snapshot.links)
+        guard addressesMoved else { return }
+        snapshot.addresses.removeAll(keepingCapacity: true)
+        for address in inbox.tables.addresses where snapshot.links[address.interfaceIndex] != nil {
+            snapshot.addresses.append(address)
+        }
     }
 
-    func addAddress(_ object: OpaquePointer) {
-        guard let address = IPAddress(netlinkAddress: rtnl_addr_get_local(object)) else { return }
-        addresses.append(InterfaceAddress(
-            interfaceIndex: Int(rtnl_addr_get_ifindex(object)),
-            address: address,
-            prefixLength: Int(rtnl_addr_get_prefixlen(object)),
-            scope: UInt8(truncatingIfNeeded: rtnl_addr_get_scope(object))
-        ))
+    /// Drops what the callbacks noted: the caller makes its snapshot afresh (`snapshot()`).
+    package func forgetTouched() {
+        inbox.tables.dropTouched()
     }
 }

@@ -57,25 +57,47 @@ package final class LinkInspector {
         }
         var position = links.values.startIndex
         while position != links.values.endIndex {
-            let link = links.values[position]
-            let key = Key(name: link.name, kind: link.kind)
-            var traits: LinkTraits
-            if let (cachedKey, cached) = cache[link.index], cachedKey == key {
-                traits = cached
-            } else {
-                var fresh = traitsFromDevice(link)
-                fresh.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
-                fresh.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
-                fresh.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
-                cache[link.index] = (key, fresh)
-                traits = fresh
-            }
-            let carriesTraffic = routable?.contains(link.index)
-                ?? addresses.contains { $0.interfaceIndex == link.index && $0.reachesBeyondLink }
-            traits.linkQuality = measuredQuality(of: link, traits: traits, carriesTraffic: carriesTraffic)
-            if link.traits != traits { links.values[position].traits = traits }
+            inspect(&links.values[position], routable: routable, addresses: addresses)
             links.values.formIndex(after: &position)
         }
+    }
+
+    /// Fills in the traits of the links touched by a change, and measures again the quality of
+    /// every Wi-Fi link (its signal moves without a message of the kernel's); a touched link gone
+    /// is forgotten. The other links keep the traits they hold.
+    package func inspect(_ links: inout [Int: LinkState], touched: [LinkTables.Touch], addresses: [InterfaceAddress]) {
+        for touch in touched where links[touch.index] == nil {
+            cache[touch.index] = nil
+            qualities[touch.index] = nil
+        }
+        for (index, entry) in cache where entry.1.isWireless || entry.1.deviceType == "wlan" {
+            guard !touched.contains(where: { $0.index == index }), links[index] != nil else { continue }
+            inspect(&links[index]!, routable: nil, addresses: addresses)
+        }
+        for touch in touched where links[touch.index] != nil {
+            inspect(&links[touch.index]!, routable: nil, addresses: addresses)
+        }
+    }
+
+    /// One link's traits, from the cache unless its name or kind changed, and its quality.
+    private func inspect(_ link: inout LinkState, routable: Set<Int>?, addresses: [InterfaceAddress]) {
+        let key = Key(name: link.name, kind: link.kind)
+        var traits: LinkTraits
+        if let (cachedKey, cached) = cache[link.index], cachedKey == key {
+            traits = cached
+        } else {
+            var fresh = traitsFromDevice(link)
+            fresh.isConfiguredExpensive = policy.expensiveInterfaceNames.contains(link.name)
+            fresh.isConfiguredConstrained = policy.constrainedInterfaceNames.contains(link.name)
+            fresh.isConfiguredUltraConstrained = policy.ultraConstrainedInterfaceNames.contains(link.name)
+            cache[link.index] = (key, fresh)
+            traits = fresh
+        }
+        let index = link.index
+        let carriesTraffic = routable?.contains(index)
+            ?? addresses.contains { $0.interfaceIndex == index && $0.reachesBeyondLink }
+        traits.linkQuality = measuredQuality(of: link, traits: traits, carriesTraffic: carriesTraffic)
+        if link.traits != traits { link.traits = traits }
     }
 
     /// Where the link's figures are read: the fixture root, `/sys` for the process's own namespace,

@@ -57,6 +57,32 @@ final class LinkChangesTests: XCTestCase {
         XCTAssertTrue(changes.mayMove(.general(InterfaceFilter()), lastInterface: 2))
     }
 
+    /// The engine's way (`LinkModel.apply`): the links libnl's callbacks touched, as they were
+    /// before, against the snapshot updated in place, say what the whole comparison says.
+    func testTouchedLinks_sayWhatTheWholeComparisonSays() {
+        let cases: [(KernelSnapshot, KernelSnapshot, touched: [(Int, addresses: Bool)])] = [
+            (Self.lan, Self.withVeth([]), [(8, false)]),
+            (Self.withVeth([]), Self.withVeth(), [(8, true)]),
+            (Self.withVeth(), Self.withVeth(addresses: ["fe80::8", "10.8.0.1"]), [(8, true)]),
+            (Self.withVeth(), Self.lan, [(8, true)]),
+        ]
+        for (old, new, touched) in cases {
+            let priors = touched.map { LinkChanges.Prior(index: $0.0, addressesMoved: $0.addresses, in: old) }
+            XCTAssertEqual(LinkChanges(priors: priors, in: new), LinkChanges(from: old, to: new))
+        }
+        var down = Self.lan
+        down.links[2] = F.link(2, "eth0", flags: [.up], operstate: .lowerLayerDown)
+        let lost = LinkChanges(priors: [LinkChanges.Prior(index: 2, addressesMoved: false, in: Self.lan)], in: down)
+        XCTAssertEqual(lost.changed, [2])
+        XCTAssertTrue(lost.touchesAvailableLinks, "an available link that lost its carrier")
+    }
+
+    func testATouchedLinkWhoseValuesAreTheSame_movesNothing() {
+        // libnl told of a change the snapshot does not show (a Wi-Fi link measured again, same class).
+        let changes = LinkChanges(priors: [LinkChanges.Prior(index: 2, addressesMoved: false, in: Self.lan)], in: Self.lan)
+        XCTAssertTrue(changes.isEmpty)
+    }
+
     func testMerging_keepsTheWiderReach() {
         var changes = LinkChanges(from: Self.lan, to: Self.withVeth())
         changes.formUnion(LinkChanges(from: Self.withVeth(), to: Self.withVeth(addresses: ["fe80::8", "10.8.0.1"])))

@@ -1,0 +1,143 @@
+import ReachabilityModel
+import CNetlink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libnl's link and address caches as Swift values, kept in step with them object by object:
+/// filled by a walk of the caches when they are filled (at start and after a resync), then
+/// changed by libnl's change callbacks as each message is applied, so a change is never followed
+/// by a walk of the caches.
+///
+/// Each link or address whose values moved is noted in `touched`, which the engine takes to bring
+/// its snapshot up to date in place (`EngineSockets.update`).
+package struct LinkTables {
+    /// The links: libnl's AF_UNSPEC objects, by index.
+    package private(set) var links: [Int: LinkState] = [:]
+    /// AF_BRIDGE objects of kind "bridge": they stand in for a bridge with no AF_UNSPEC object.
+    package private(set) var bridges: [Int: LinkState] = [:]
+    /// Every cached address, in the order they came, including those of links not (yet) known.
+    package private(set) var addresses: [InterfaceAddress] = []
+    /// What moved since the engine last took it: one entry a link, in the order first touched.
+    private(set) var touched: [Touch] = []
+
+    /// A link whose state, or whose addresses, moved.
+    package struct Touch: Sendable, Equatable {
+        package var index: Int
+        /// Whether one of its addresses came, went or changed (else only the link object did).
+        package var addresses: Bool
+    }
+
+    init() {}
+
+    /// The link at `index`, as a snapshot shows it: its own object, or a bridge's stand-in.
+    package func link(_ index: Int) -> LinkState? {
+        links[index] ?? bridges[index]
+    }
+
+    /// Hands over what moved since the last call, keeping the list's storage for the next turn.
+    mutating func takeTouched(into list: inout [Touch]) {
+        list.removeAll(keepingCapacity: true)
+        swap(&list, &touched)
+    }
+
+    /// Drops what moved: the engine makes its snapshot afresh instead.
+    mutating func dropTouched() {
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Filled by a walk
+
+    /// Empties the tables before a walk of the caches; what was touched is dropped too, as the
+    /// walk's snapshot replaces the engine's whole.
+    mutating func removeAll() {
+        links.removeAll(keepingCapacity: true)
+        bridges.removeAll(keepingCapacity: true)
+        addresses.removeAll(keepingCapacity: true)
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds a cached link object met in a walk.
+    mutating func walked(link object: OpaquePointer) {
+        guard let (state, isBridge) = Self.link(from: object) else { return }
+        if isBridge { bridges[state.index] = state } else { links[state.index] = state }
+    }
+
+    /// Adds a cached address object met in a walk.
+    mutating func walked(address object: OpaquePointer) {
+        if let address = Self.address(from: object) { addresses.append(address) }
+    }
+
+    // MARK: - Changed by libnl's callbacks
+
+    /// libnl added (`old` nil), changed, or removed (`new` nil) a link object.
+    mutating func linkChanged(old: OpaquePointer?, new: OpaquePointer?) {
+        let before = old.flatMap(Self.link(from:))
+        let after = new.flatMap(Self.link(from:))
+        guard before?.0 != after?.0 else { return }  // an attribute we do not read (statistics, MTU, ...)
+        if let (state, isBridge) = before, after == nil {
+            if isBridge { bridges[state.index] = nil } else { links[state.index] = nil }
+            touch(state.index, addresses: false)
+        }
+        if let (state, isBridge) = after {
+            if isBridge { bridges[state.index] = state } else { links[state.index] = state }
+            touch(state.index, addresses: false)
+        }
+    }
+
+    /// libnl added (`old` nil), changed, or removed (`new` nil) an address object. libnl moves a
+    /// changed object to the end of its cache; so does this list.
+    mutating func addressChanged(old: OpaquePointer?, new: OpaquePointer?) {
+        let before = old.flatMap(Self.address(from:))
+        let after = new.flatMap(Self.address(from:))
+        guard before != after else { return }  // lifetimes, flags, labels: nothing a path reads
+        if let before, let position = addresses.firstIndex(of: before) {
+            addresses.remove(at: position)
+            touch(before.interfaceIndex, addresses: true)
+        }
+        if let after {
+            addresses.append(after)
+            touch(after.interfaceIndex, addresses: true)
+        }
+    }
+
+    private mutating func touch(_ index: Int, addresses: Bool) {
+        if let position = touched.firstIndex(where: { $0.index == index }) {
+            touched[position].addresses = touched[position].addresses || addresses
+        } else {
+            touched.append(Touch(index: index, addresses: addresses))
+        }
+    }
+
+    // MARK: - libnl's objects read
+
+    /// A link object's values, and whether it is a bridge's stand-in; nil for an object that is
+    /// neither (libnl's per-family objects of other families).
+    private static func link(from object: OpaquePointer) -> (LinkState, isBridge: Bool)? {
+        let family = rtnl_link_get_family(object)
+        guard family == AF_UNSPEC || family == AF_BRIDGE else { return nil }
+        let kind = rtnl_link_get_type(object).map { String(cString: $0) }
+        // AF_UNSPEC objects are the links; AF_BRIDGE ones only stand in for a bridge we have no other record of.
+        guard family == AF_UNSPEC || kind == "bridge" else { return nil }
+        let index = Int(rtnl_link_get_ifindex(object))
+        let state = LinkState(
+            index: index,
+            name: rtnl_link_get_name(object).map { String(cString: $0) } ?? "if\(index)",
+            flags: LinkState.Flags(rawValue: UInt32(rtnl_link_get_flags(object))),
+            operationalState: LinkState.OperationalState(rawValue: rtnl_link_get_operstate(object)) ?? .unknown,
+            hardwareType: UInt32(rtnl_link_get_arptype(object)),
+            kind: kind
+        )
+        return (state, family == AF_BRIDGE)
+    }
+
+    private static func address(from object: OpaquePointer) -> InterfaceAddress? {
+        guard let address = IPAddress(netlinkAddress: rtnl_addr_get_local(object)) else { return nil }
+        return InterfaceAddress(
+            interfaceIndex: Int(rtnl_addr_get_ifindex(object)),
+            address: address,
+            prefixLength: Int(rtnl_addr_get_prefixlen(object)),
+            scope: UInt8(truncatingIfNeeded: rtnl_addr_get_scope(object))
+        )
+    }
+}
