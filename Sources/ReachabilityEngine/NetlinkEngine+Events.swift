@@ -13,16 +13,19 @@ extension NetlinkEngine {
 
     /// The event socket is readable, or a read needs what it holds: absorb it and propagate it to
     /// the monitors, so no answer predates an event the kernel already sent.
-    func handleReadable() {
+    ///
+    /// - Parameter forRead: a read follows, of a target that may be no subscriber's: every
+    ///   deletion is waited for (`settle`), not only those of routes a subscriber asks about.
+    func handleReadable(forRead: Bool = false) {
         guard let sockets else { return }
-        absorb(sockets.events.drain(), from: sockets)
+        absorb(sockets.events.drain(), from: sockets, forRead: forRead)
         propagate()
     }
 
     /// Brings the snapshot up to date with a drain, in place; what it can have moved waits in
     /// `pending` for `propagate`.
-    func absorb(_ drained: DrainResult, from sockets: EngineSockets) {
-        let (result, finished) = settle(drained, from: sockets)
+    func absorb(_ drained: DrainResult, from sockets: EngineSockets, forRead: Bool = false) {
+        let (result, finished) = settle(drained, from: sockets, forRead: forRead)
         count(result)
         askForAnnouncementRelease()
         guard result.anythingChanged else { return }
@@ -60,12 +63,20 @@ extension NetlinkEngine {
     /// the truthful floor does, measured no better in the harness's link flaps and churn, within
     /// their run-to-run spread: BENCHMARKS.md, "The engine's turn".)
     ///
+    ///
+    /// Route deletions that no subscriber's question meets are not waited for, nor looked at
+    /// again: their turn moves no answer, and costs the drain alone (unless a read follows,
+    /// `forRead`, whose target may be no subscriber's).
+    ///
     /// - Returns: the drains merged, and whether every such operation is known to be over.
-    func settle(_ drained: DrainResult, from sockets: EngineSockets) -> (DrainResult, finished: Bool) {
+    func settle(_ drained: DrainResult, from sockets: EngineSockets, forRead: Bool = false) -> (DrainResult, finished: Bool) {
         var result = drained
         var latest = drained
         for _ in 0..<Self.settleRounds {
             guard latest.hadDeletions || latest.linksOrAddressesChanged else { return (result, true) }
+            guard forRead || !Self.movesOnlyRoutes(latest) || subscribersAsk(movedBy: latest.routeChanges) else {
+                return (result, true)
+            }
             guard !latest.overrun, latest.messages <= Self.settleMessageLimit,
                   sockets.lookup.awaitRoutingLock() else { return (result, false) }
             report.counters.settles += 1
@@ -129,9 +140,7 @@ extension NetlinkEngine {
             report.counters.scopedReevaluations += 1
             cores = questions.subscriptions.all.filter { core in
                 if links.mayMove(core.target, lastInterface: questions.subscriptions.lastInterface(of: core)) { return true }
-                guard !changes.isEmpty else { return false }
-                return Evaluator.asksAny(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target),
-                                         where: { changes.affects($0) })  // a literal: `changes.affects` would box `changes`
+                return !changes.isEmpty && asks(core, movedBy: changes)
             }
             // A change that reaches nobody (a route no monitor asks about) allocates nothing here.
             if !named.isEmpty {
@@ -142,6 +151,20 @@ extension NetlinkEngine {
         let unchanged = publishEvaluations(of: cores, reusingAnswers: reusingAnswers)
         if isBroad { resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks) }
         return unchanged
+    }
+
+    /// Whether `core`'s questions meet a prefix of `changes`.
+    private func asks(_ core: any PathSubscriber, movedBy changes: RouteChanges) -> Bool {
+        Evaluator.asksAny(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target),
+                          where: { changes.affects($0) })  // a literal: `changes.affects` would box `changes`
+    }
+
+    /// Whether route messages of `changes` can move an answer a subscriber holds: one reaching
+    /// the default routes (the general path, the interfaces' order, the names' verdicts) or
+    /// every destination, or a prefix a subscriber's question falls in.
+    func subscribersAsk(movedBy changes: RouteChanges) -> Bool {
+        if changes.isBroad || changes.affectsDefaultRoutes { return true }
+        return questions.subscriptions.all.contains { asks($0, movedBy: changes) }
     }
 
     /// Names resolve again when links or addresses changed, or a default route's verdict did:
@@ -181,7 +204,7 @@ extension NetlinkEngine {
     /// For a read: what the socket holds is absorbed and propagated first, as the loop would
     /// have done on its next turn, so the answer never predates an event the kernel already sent.
     func absorbForRead() {
-        handleReadable()
+        handleReadable(forRead: true)
     }
 
     /// Keeps the answer book true the moment a drain is absorbed, before any pass can read it:

@@ -66,6 +66,47 @@ final class ContainerChurnTests: XCTestCase {
         }
     }
 
+    /// A container runtime or routing daemon deletes routes no monitor asks about: the engine
+    /// neither waits for the kernel to finish those deletions nor looks again later; it reads
+    /// them and nothing more. A deletion that meets a monitor's question is still waited for.
+    func testRouteDeletionsNoMonitorAsksAbout_areNotWaitedFor() throws {
+        try withNamespace { ns in
+            try ns.addLAN(.ipv4, linkLocal: false)
+            try ns.ip("-4", "route", "add", "default", "via", AddressPlan.ipv4.gateway, "dev", "v0")
+            let monitor = try ns.generalMonitor()
+            let paths = Recorder<NetworkPath>()
+            let queue = callbackQueue()
+            monitor.pathUpdateHandler = { paths.append($0) }
+            monitor.start(queue: queue)
+            paths.wait(forCount: 1)
+            try waitUntilQuiet(monitor.engine!)
+            let before = monitor.engine!.currentCounters
+
+            // When: routes to a prefix no question of the general path falls in come and go
+            for _ in 0..<5 {
+                try ns.ip("-4", "route", "add", "198.51.100.0/24", "via", AddressPlan.ipv4.gateway)
+                try ns.ip("-4", "route", "del", "198.51.100.0/24", "via", AddressPlan.ipv4.gateway)
+            }
+            try waitUntil("the engine read the ten route messages") {
+                monitor.engine!.currentCounters.kernelEvents >= before.kernelEvents + 10
+            }
+            settle(monitor, queue)
+
+            // Then: no wait for the kernel, no second look, no lookup, no callback
+            let after = monitor.engine!.currentCounters
+            XCTAssertEqual(after.settles, before.settles, "waited for deletions no monitor asks about")
+            XCTAssertEqual(after.secondLooks, before.secondLooks)
+            XCTAssertEqual(after.lookups, before.lookups)
+            XCTAssertEqual(paths.all.count, 1)
+
+            // When: the default route goes, which the general path asks about: that wait remains
+            try ns.ip("-4", "route", "del", "default")
+            paths.wait(forCount: 2)
+            XCTAssertEqual(paths.all.last?.status, .unsatisfied)
+            XCTAssertGreaterThan(monitor.engine!.currentCounters.settles, after.settles)
+        }
+    }
+
     func testALinkLocalOnlyInterface_isListedWhenTheTargetsRouteLeavesByIt() throws {
         try withNamespace { ns in
             // Given: a pod-style /32 route over a veth that holds only a link-local address
