@@ -17,17 +17,7 @@ final class ContainerChurnTests: XCTestCase {
     func testVethPairsWithOnlyLinkLocalAddresses_moveNoPath() throws {
         try withNamespace { ns in
             // Given: a general-path monitor on a LAN with a default route, its path handler recording
-            try ns.addLAN(.ipv4, linkLocal: false)  // no late DAD events on the LAN itself
-            try ns.ip("-4", "route", "add", "default", "via", AddressPlan.ipv4.gateway, "dev", "v0")
-            let monitor = try ns.generalMonitor()
-            let paths = Recorder<NetworkPath>()
-            let queue = callbackQueue()
-            monitor.pathUpdateHandler = { paths.append($0) }
-            monitor.start(queue: queue)
-            paths.wait(forCount: 1)
-            // The kernel's own late events of the LAN's setup (linkwatch, IPv6 autoconfiguration)
-            // may still come, and would count lookups that are not the containers'.
-            try waitUntilQuiet(monitor.engine!)
+            let (monitor, paths, queue) = try watchGeneralPathOnALAN(ns)
             let before = monitor.engine!.currentCounters
 
             // When: five containers start (a veth pair each, both ends up, IPv6 link-local addresses)
@@ -71,15 +61,7 @@ final class ContainerChurnTests: XCTestCase {
     /// them and nothing more. A deletion that meets a monitor's question is still waited for.
     func testRouteDeletionsNoMonitorAsksAbout_areNotWaitedFor() throws {
         try withNamespace { ns in
-            try ns.addLAN(.ipv4, linkLocal: false)
-            try ns.ip("-4", "route", "add", "default", "via", AddressPlan.ipv4.gateway, "dev", "v0")
-            let monitor = try ns.generalMonitor()
-            let paths = Recorder<NetworkPath>()
-            let queue = callbackQueue()
-            monitor.pathUpdateHandler = { paths.append($0) }
-            monitor.start(queue: queue)
-            paths.wait(forCount: 1)
-            try waitUntilQuiet(monitor.engine!)
+            let (monitor, paths, queue) = try watchGeneralPathOnALAN(ns)
             let before = monitor.engine!.currentCounters
 
             // When: routes to a prefix no question of the general path falls in come and go
@@ -126,6 +108,22 @@ final class ContainerChurnTests: XCTestCase {
 
 /// Waits until `engine` has read no kernel event for 300 ms: what the kernel does on its own after
 /// a setup (linkwatch fires up to a second after a carrier change) has arrived.
+/// A general-path monitor started on a LAN with a default route, its paths recorded, once its
+/// first path came and the kernel's own late events of the LAN's setup (linkwatch, IPv6
+/// autoconfiguration) are over: they would count lookups and waits that are not the test's.
+private func watchGeneralPathOnALAN(_ ns: Namespace) throws -> (PathMonitor, Recorder<NetworkPath>, DispatchQueue) {
+    try ns.addLAN(.ipv4, linkLocal: false)  // no late DAD events on the LAN itself
+    try ns.ip("-4", "route", "add", "default", "via", AddressPlan.ipv4.gateway, "dev", "v0")
+    let monitor = try ns.generalMonitor()
+    let paths = Recorder<NetworkPath>()
+    let queue = callbackQueue()
+    monitor.pathUpdateHandler = { paths.append($0) }
+    monitor.start(queue: queue)
+    paths.wait(forCount: 1)
+    try waitUntilQuiet(monitor.engine!)
+    return (monitor, paths, queue)
+}
+
 private func waitUntilQuiet(_ engine: EngineHandle) throws {
     var last = (events: -1, since: Date())
     try waitUntil("the engine saw no kernel event for 300 ms") {
