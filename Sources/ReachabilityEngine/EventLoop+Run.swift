@@ -19,6 +19,8 @@ extension LoopRun {
         // it is armed for.
         var bootClock: Int32 = -1
         var armedBootDeadline: UInt64?
+        // The control's `pollSetVersion` the poll set was made for (nil: not made yet).
+        var pollSetVersion: UInt64?
         Self.nameThisThread()
         thread.servePosted = { [unowned self] in
             for work in takePosted() { turn(work) }
@@ -28,24 +30,29 @@ extension LoopRun {
         while true {
             let (stopped, deadline, closing) = control.withLock { control in
                 defer { if !control.closing.isEmpty { control.closing.removeAll() } }
-                handlers.removeAll(keepingCapacity: true)
-                for (token, watch) in control.watches { handlers.append((token, watch)) }
-                handlers.sort { $0.token < $1.token }
-                descriptors.removeAll(keepingCapacity: true)
-                descriptors.append(pollfd(fd: eventSocket, events: Int16(POLLIN), revents: 0))
-                descriptors.append(pollfd(fd: thread.wakeReader, events: Int16(POLLIN), revents: 0))
-                bootClock = control.bootClock ?? -1
-                // A negative descriptor is ignored by `poll`: the watches always start at index 3.
-                descriptors.append(pollfd(fd: bootClock, events: Int16(POLLIN), revents: 0))
+                // `poll` writes only `revents`, which it sets for every entry: the set stands
+                // until a watch or the boot clock changes.
+                if pollSetVersion != control.pollSetVersion {
+                    pollSetVersion = control.pollSetVersion
+                    handlers.removeAll(keepingCapacity: true)
+                    for (token, watch) in control.watches { handlers.append((token, watch)) }
+                    handlers.sort { $0.token < $1.token }
+                    descriptors.removeAll(keepingCapacity: true)
+                    descriptors.append(pollfd(fd: eventSocket, events: Int16(POLLIN), revents: 0))
+                    descriptors.append(pollfd(fd: thread.wakeReader, events: Int16(POLLIN), revents: 0))
+                    bootClock = control.bootClock ?? -1
+                    // A negative descriptor is ignored by `poll`: the watches always start at index 3.
+                    descriptors.append(pollfd(fd: bootClock, events: Int16(POLLIN), revents: 0))
+                    for handler in handlers {
+                        descriptors.append(pollfd(fd: handler.watch.fileDescriptor, events: Int16(POLLIN), revents: 0))
+                    }
+                }
                 // A closure, not a key path: a key path into a generic type is made anew on
                 // every turn, its generic arguments looked up by demangling.
                 let bootDeadline = control.bootTimers.values.lazy.map { $0.deadline }.min()
                 if bootClock >= 0, bootDeadline != armedBootDeadline {
                     BootClockTimer.arm(bootClock, at: bootDeadline)
                     armedBootDeadline = bootDeadline
-                }
-                for handler in handlers {
-                    descriptors.append(pollfd(fd: handler.watch.fileDescriptor, events: Int16(POLLIN), revents: 0))
                 }
                 var earliest: UInt64? = control.posted.isEmpty ? nil : 0
                 for timer in control.timers.values where timer.deadline < earliest ?? .max { earliest = timer.deadline }

@@ -268,12 +268,19 @@ struct LoopTimer<Message: Sendable>: Sendable {
 /// What the loop's callers tell its thread, and the descriptors it polls.
 struct LoopControl<Message: Sendable>: Sendable {
     var stopped = false
-    var watches: [Int: DescriptorWatch] = [:]
+    var watches: [Int: DescriptorWatch] = [:] {
+        didSet { pollSetVersion &+= 1 }
+    }
     var timers: [Int: LoopTimer<Message>] = [:]
     /// Timers on the boot clock (`CLOCK_BOOTTIME` nanoseconds), and that clock's timerfd: nil
     /// until the first such timer, -1 when none could be made.
     var bootTimers: [Int: LoopTimer<Message>] = [:]
-    var bootClock: Int32?
+    var bootClock: Int32? {
+        didSet { pollSetVersion &+= 1 }
+    }
+    /// Moves whenever the descriptors to poll change (`watches`, `bootClock`): the thread
+    /// makes its poll set again only then, not on every wake-up.
+    private(set) var pollSetVersion: UInt64 = 0
     /// Posted work, in the order it was posted: run on the next turn of the loop.
     var posted: [LoopWork<Message>] = []
     var nextToken = 0
