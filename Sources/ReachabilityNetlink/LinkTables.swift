@@ -59,8 +59,9 @@ package struct LinkTables {
 
     /// Adds a cached link object met in a walk.
     mutating func walked(link object: OpaquePointer) {
-        guard let (state, isBridge) = Self.link(from: object) else { return }
-        if isBridge { bridges[state.index] = state } else { links[state.index] = state }
+        guard let (index, isBridge) = Self.linkIdentity(of: object) else { return }
+        let state = Self.linkState(of: object, index: index)
+        if isBridge { bridges[index] = state } else { links[index] = state }
     }
 
     /// Adds a cached address object met in a walk.
@@ -72,17 +73,17 @@ package struct LinkTables {
 
     /// libnl added (`old` nil), changed, or removed (`new` nil) a link object.
     mutating func linkChanged(old: OpaquePointer?, new: OpaquePointer?) {
-        let before = old.flatMap(Self.link(from:))
-        let after = new.flatMap(Self.link(from:))
-        guard before?.0 != after?.0 else { return }  // an attribute we do not read (statistics, MTU, ...)
-        if let (state, isBridge) = before, after == nil {
-            if isBridge { bridges[state.index] = nil } else { links[state.index] = nil }
-            touch(state.index, addresses: false)
+        if let old, new == nil, let (index, isBridge) = Self.linkIdentity(of: old) {
+            if isBridge { bridges[index] = nil } else { links[index] = nil }
+            touch(index, addresses: false)
+            return
         }
-        if let (state, isBridge) = after {
-            if isBridge { bridges[state.index] = state } else { links[state.index] = state }
-            touch(state.index, addresses: false)
-        }
+        guard let new, let (index, isBridge) = Self.linkIdentity(of: new) else { return }
+        // An attribute we do not read (statistics, MTU, ...): nothing moved, and no value is made.
+        if let old, Self.linkIdentity(of: old) != nil, Self.sameValues(old, new) { return }
+        let state = Self.linkState(of: new, index: index)
+        if isBridge { bridges[index] = state } else { links[index] = state }
+        touch(index, addresses: false)
     }
 
     /// libnl added (`old` nil), changed, or removed (`new` nil) an address object. libnl moves a
@@ -111,24 +112,40 @@ package struct LinkTables {
 
     // MARK: - libnl's objects read
 
-    /// A link object's values, and whether it is a bridge's stand-in; nil for an object that is
-    /// neither (libnl's per-family objects of other families).
-    private static func link(from object: OpaquePointer) -> (LinkState, isBridge: Bool)? {
+    /// A link object's index, and whether it is a bridge's stand-in; nil for an object that is
+    /// neither (libnl's per-family objects of other families). Makes no Swift value.
+    private static func linkIdentity(of object: OpaquePointer) -> (index: Int, isBridge: Bool)? {
         let family = rtnl_link_get_family(object)
-        guard family == AF_UNSPEC || family == AF_BRIDGE else { return nil }
-        let kind = rtnl_link_get_type(object).map { String(cString: $0) }
         // AF_UNSPEC objects are the links; AF_BRIDGE ones only stand in for a bridge we have no other record of.
-        guard family == AF_UNSPEC || kind == "bridge" else { return nil }
-        let index = Int(rtnl_link_get_ifindex(object))
-        let state = LinkState(
+        if family == AF_BRIDGE, let kind = rtnl_link_get_type(object), strcmp(kind, "bridge") == 0 {
+            return (Int(rtnl_link_get_ifindex(object)), true)
+        }
+        return family == AF_UNSPEC ? (Int(rtnl_link_get_ifindex(object)), false) : nil
+    }
+
+    /// Whether two objects of one link hold the same values of those a `LinkState` reads.
+    private static func sameValues(_ old: OpaquePointer, _ new: OpaquePointer) -> Bool {
+        rtnl_link_get_flags(old) == rtnl_link_get_flags(new)
+            && rtnl_link_get_operstate(old) == rtnl_link_get_operstate(new)
+            && rtnl_link_get_arptype(old) == rtnl_link_get_arptype(new)
+            && sameString(rtnl_link_get_name(old), rtnl_link_get_name(new))
+            && sameString(rtnl_link_get_type(old), rtnl_link_get_type(new))
+    }
+
+    private static func sameString(_ a: UnsafePointer<CChar>?, _ b: UnsafePointer<CChar>?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return strcmp(a, b) == 0
+    }
+
+    private static func linkState(of object: OpaquePointer, index: Int) -> LinkState {
+        LinkState(
             index: index,
             name: rtnl_link_get_name(object).map { String(cString: $0) } ?? "if\(index)",
             flags: LinkState.Flags(rawValue: UInt32(rtnl_link_get_flags(object))),
             operationalState: LinkState.OperationalState(rawValue: rtnl_link_get_operstate(object)) ?? .unknown,
             hardwareType: UInt32(rtnl_link_get_arptype(object)),
-            kind: kind
+            kind: rtnl_link_get_type(object).map { String(cString: $0) }
         )
-        return (state, family == AF_BRIDGE)
     }
 
     private static func address(from object: OpaquePointer) -> InterfaceAddress? {
