@@ -30,7 +30,11 @@ struct LinkModel {
     /// place, from the links the caches' callbacks touched; afresh when an announcement moved
     /// (it changes links with no message of theirs).
     mutating func apply(from sockets: EngineSockets, afresh: Bool) -> LinkChanges {
-        template = nil  // first: it shares the snapshot's storage, which would be copied
+        // Out first, and without the snapshot: it shares the snapshot's storage, which would be
+        // copied as the snapshot changes.
+        var kept = template
+        template = nil
+        kept?.pass.releaseSnapshot()
         if afresh {
             let old = snapshot
             snapshot = sockets.freshSnapshot()
@@ -49,6 +53,12 @@ struct LinkModel {
             }
         }
         sockets.update(&snapshot, touched: touched)
+        // Addresses that came or went beside others leave the last pass's links and their order
+        // as they were: it is kept, over the new snapshot.
+        if var kept, priors.allSatisfy({ $0.standsAsItWas(in: snapshot) }) {
+            kept.pass.rebase(onto: snapshot)
+            template = kept
+        }
         return LinkChanges(priors: priors, in: snapshot)
     }
 

@@ -12,7 +12,7 @@ import ReachabilityModel
 /// `takePreference`; then, batch by batch, `questions(for:resolution:)` of each target,
 /// `unanswered` of them all (asked together), `take`, and `path` for each target.
 package struct EvaluationPass {
-    package let snapshot: KernelSnapshot
+    package private(set) var snapshot: KernelSnapshot
     package let nameServers: NameServerScope
     /// Each available link's best default-route metric, for the order of `availableInterfaces`;
     /// empty with fewer than two available links (nothing to order).
@@ -56,6 +56,19 @@ package struct EvaluationPass {
         answers.removeAll(keepingCapacity: true)
         known = [:]
         sharedPaths.removeAll(keepingCapacity: true)
+    }
+
+    /// Lets go of the snapshot while the engine changes its own in place (which would otherwise
+    /// copy the storage this pass shares); `rebase` gives it the new one.
+    package mutating func releaseSnapshot() {
+        snapshot = KernelSnapshot()
+    }
+
+    /// Keeps the pass's links, their order and preference over `snapshot`, a change of the one
+    /// it was made from that left every link as it was and as available as it was (an address
+    /// that came or went beside others: `LinkChanges.Prior.standsAsItWas`).
+    package mutating func rebase(onto snapshot: KernelSnapshot) {
+        self.snapshot = snapshot
     }
 
     /// Reads `book` where the pass has no answer of its own (taken back with `returnKnown`).

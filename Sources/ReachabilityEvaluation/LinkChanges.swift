@@ -56,6 +56,12 @@ package struct LinkChanges: Sendable, Equatable {
             link = old.links[index]
             wasAvailable = LinkChanges.isAvailable(index, in: old)
         }
+
+        /// Whether the link is in `new` as it was, and as available as it was: only its
+        /// addresses can have moved, which leaves the available links and their order alone.
+        package func standsAsItWas(in new: KernelSnapshot) -> Bool {
+            link == new.links[index] && wasAvailable == LinkChanges.isAvailable(index, in: new)
+        }
     }
 
     /// What a change did to the links it touched, from each one as it was before (`Prior`) and

@@ -77,6 +77,18 @@ final class LinkChangesTests: XCTestCase {
         XCTAssertTrue(lost.touchesAvailableLinks, "an available link that lost its carrier")
     }
 
+    /// What lets the engine keep its last pass's links and order over a new snapshot.
+    func testALinkStandsAsItWas_onlyWhenItsStateAndAvailabilityAreTheSame() {
+        let secondAddress = F.snapshot([F.loopback, F.link(2, "eth0")], addresses: [(1, "127.0.0.1"), (2, "10.0.0.2"), (2, "10.9.0.2")])
+        XCTAssertTrue(LinkChanges.Prior(index: 2, addressesMoved: true, in: Self.lan).standsAsItWas(in: secondAddress),
+                      "an address beside another on an available link")
+        XCTAssertFalse(LinkChanges.Prior(index: 8, addressesMoved: true, in: Self.withVeth())
+            .standsAsItWas(in: Self.withVeth(addresses: ["fe80::8", "10.8.0.1"])), "a link that became available")
+        var down = Self.lan
+        down.links[2] = F.link(2, "eth0", flags: [.up], operstate: .lowerLayerDown)
+        XCTAssertFalse(LinkChanges.Prior(index: 2, addressesMoved: false, in: Self.lan).standsAsItWas(in: down), "a link's state")
+    }
+
     func testATouchedLinkWhoseValuesAreTheSame_movesNothing() {
         // libnl told of a change the snapshot does not show (a Wi-Fi link measured again, same class).
         let changes = LinkChanges(priors: [LinkChanges.Prior(index: 2, addressesMoved: false, in: Self.lan)], in: Self.lan)
