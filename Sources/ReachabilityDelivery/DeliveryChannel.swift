@@ -39,8 +39,20 @@ struct DeliveryChannel {
 
     /// Numbers `path` for the queue, unless it equals the state queued last; `again` queues it
     /// anyway (a face set on a scheduled monitor gets the current state). nil when unscheduled.
-    mutating func enqueue(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, Delivery)? {
-        guard let schedule, again || lastQueued != path else { return nil }
+    ///
+    /// - Parameter compared: a path `path` was already compared with, and whether they differ:
+    ///   when it is the one queued last (their storage is one), that answer stands, and the
+    ///   paths are compared once a change, not twice.
+    mutating func enqueue(_ path: NetworkPath, again: Bool = false,
+                          comparedWith compared: (path: NetworkPath, differs: Bool)? = nil) -> (DispatchQueue, Delivery)? {
+        guard let schedule else { return nil }
+        let differs: Bool
+        if let compared, let lastQueued, lastQueued.sharesStorage(with: compared.path) {
+            differs = compared.differs
+        } else {
+            differs = lastQueued != path
+        }
+        guard again || differs else { return nil }
         lastQueued = path
         sequence &+= 1
         return (schedule.queue, Delivery(path: path, sequence: sequence, generation: generation, hop: schedule.hop,

@@ -46,10 +46,16 @@ package final class MonitorCore: Sendable {
         var isListening: Bool { channel.queue != nil || !streams.isEmpty }
 
         /// Makes `path` current, yields it to the streams and queues it on the channel.
-        mutating func publish(_ path: NetworkPath, again: Bool = false) -> (DispatchQueue, DeliveryChannel.Delivery)? {
+        ///
+        /// - Parameter differsFromCurrent: whether `path` differs from the current path, when the
+        ///   caller compared them: the channel then need not compare it again with the path it
+        ///   queued last, which is usually the current one.
+        mutating func publish(_ path: NetworkPath, again: Bool = false,
+                              differsFromCurrent: Bool? = nil) -> (DispatchQueue, DeliveryChannel.Delivery)? {
+            let compared = differsFromCurrent.map { (path: current, differs: $0) }
             current = path
             streams.yield(path)
-            return channel.enqueue(path, again: again)
+            return channel.enqueue(path, again: again, comparedWith: compared)
         }
     }
 
@@ -208,9 +214,10 @@ package final class MonitorCore: Sendable {
         let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
             let path: NetworkPath
             (path, event) = state.connectivity.compose(enginePath)
-            changed = state.current != path || !state.hasState
+            let differs = state.current != path
+            changed = differs || !state.hasState
             state.hasState = true
-            return state.publish(path)
+            return state.publish(path, differsFromCurrent: differs)
         }
         guard let (queue, delivery) = work else {
             connectivityEvent(event) // outside the lock: it may call the prober

@@ -26,6 +26,9 @@ package struct EvaluationPass {
     /// asked again. Kept apart from `answers`, so that a pass's own answers stay few.
     private var known: [RouteQuestion: RouteAnswer] = [:]
     private var sharedPaths: [PathSharingKey: NetworkPath] = [:]
+    /// Whether the pass has more than one target to share paths between (`reserveAnswers`):
+    /// a lone target (the common turn) makes no key and no table.
+    private var sharesPaths = true
     /// One ordered list for the pass; each path moves its own interface to the front.
     private var available: [NetworkInterface] = []
 
@@ -149,6 +152,7 @@ package struct EvaluationPass {
     /// would otherwise regrow the table a dozen times in one pass.
     package mutating func reserveAnswers(forTargets targets: Int) {
         if targets > answers.capacity { answers.reserveCapacity(targets) }
+        sharesPaths = targets > 1
     }
 
     /// Takes the kernel's `found` answers to `questions`, in order.
@@ -161,7 +165,7 @@ package struct EvaluationPass {
         var targetAnswers: [RouteAnswer] = []
         targetAnswers.reserveCapacity(questions?.count ?? 0)
         for question in questions ?? [] { targetAnswers.append(answer(to: question) ?? .failure(errno: 101)) } // ENETUNREACH
-        let key = PathSharingKey(target: target, questions: questions, answers: targetAnswers)
+        let key = sharesPaths ? PathSharingKey(target: target, questions: questions, answers: targetAnswers) : nil
         if let key, let shared = sharedPaths[key] { return shared }
         let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
                                       nameServers: nameServers, resolution: resolution, preference: preference,

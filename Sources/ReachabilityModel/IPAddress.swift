@@ -39,8 +39,10 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     private let last8: UInt64
     /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+    /// The zone, kept inline as the bytes are, so an address holds no reference to count.
+    private let zone: Zone
     /// The zone of an IPv6 address, if one was given.
-    public let scope: Scope?
+    public var scope: Scope? { zone.scope }
 
     /// Parses an address as `inet_pton` does, with an optional `%scope` after an IPv6 address.
     ///
@@ -100,7 +102,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         Swift.withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: raw) }
         self.family = family
         (first8, last8) = words
-        self.scope = scope
+        zone = Zone(scope)
     }
 
     /// Calls `body` with the address's bytes in network order (4 or 16 of them).
@@ -169,5 +171,44 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
         guard ok else { return nil }
         return Array(storage.prefix(family == AF_INET ? 4 : 16))
+    }
+}
+
+/// An address's zone, inline: none, an interface index, or an interface name of at most 15
+/// bytes (`IFNAMSIZ` less its NUL; the parser refuses longer ones), zero-padded.
+private struct Zone: Sendable, Hashable {
+    /// 0: none; 1: an index, in `first`; 2: a name, its bytes in `first` and `second`.
+    private var kind: UInt8 = 0
+    private var first: UInt64 = 0
+    private var second: UInt64 = 0
+
+    init(_ scope: IPAddress.Scope?) {
+        switch scope {
+        case nil:
+            break
+        case .index(let index)?:
+            kind = 1
+            first = UInt64(bitPattern: Int64(index))
+        case .name(var name)?:
+            kind = 2
+            var words: (UInt64, UInt64) = (0, 0)
+            name.withUTF8 { utf8 in
+                precondition(utf8.count < MemoryLayout.size(ofValue: words), "an interface name is at most 15 bytes")
+                Swift.withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+            }
+            (first, second) = words
+        }
+    }
+
+    var scope: IPAddress.Scope? {
+        switch kind {
+        case 1:
+            return .index(Int(Int64(bitPattern: first)))
+        case 2:
+            let words = (first, second)
+            return .name(Swift.withUnsafeBytes(of: words) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        default:
+            return nil
+        }
     }
 }

@@ -21,8 +21,6 @@ import Glibc
 /// With every probe refused the first refusal is the answer; with every probe covered by specific
 /// routes there is no default route. The probes are `DefaultRouteProbes`. No packet is sent.
 package struct RouteOracle {
-    package static var probes: [IPAddress.Family: [IPAddress]] { DefaultRouteProbes.all }
-
     package let socket: RouteLookupSocket
 
     /// The answers to `questions`, in order: the destinations asked together (one `sendmsg` for
@@ -59,7 +57,7 @@ package struct RouteOracle {
     /// destination is on-link there.
     private func defaultRoute(_ family: IPAddress.Family, outputInterface: Int?) -> RouteAnswer {
         var firstRefusal: RouteAnswer?
-        for probe in Self.probes[family] ?? [] {
+        for probe in DefaultRouteProbes.of(family) {
             var match = socket.lookup(RouteRequest(destination: probe, outputInterface: outputInterface, fibMatch: true))
             if let outputInterface, case .route(let entry) = match, entry.outputInterface != outputInterface {
                 match = .failure(errno: ENETUNREACH)

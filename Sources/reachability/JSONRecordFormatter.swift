@@ -16,17 +16,17 @@ struct JSONRecordFormatter: RecordFormatter {
     }
 
     func write(_ record: Record, into line: inout [UInt8]) {
-        var json = JSONWriter(taking: &line)
-        Self.write(record, to: &json)
-        json.newline()
-        line = json.bytes
+        JSONWriter.line(into: &line, minimumCapacity: Self.lineCapacity) { json in
+            Self.write(record, to: &json)
+            json.newline()
+        }
     }
 
     /// The record as a JSON object; `addresses` only for a host name.
     static func write(_ record: Record, to json: inout JSONWriter) {
         let path = record.path
         json.beginObject()
-        json.key("time"); json.unescapedString(record.time.write(to:))
+        json.key("time"); json.unescapedString { record.time.write(to: &$0) }
         json.key("target"); json.string(record.target)
         json.key("flags"); json.beginArray()
         for named in ReachabilityFlags.allNamed where path.flags.contains(named.flag) { json.string(named.name) }

@@ -5,97 +5,144 @@ import Glibc
 import Musl
 #endif
 
+/// Where bytes of text are appended: an array, or a `JSONWriter`'s line.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+}
+
+extension Array: ByteSink where Element == UInt8 {}
+
 /// Writes compact JSON straight into bytes, keys in the order they are written.
 ///
-/// The command's records go through it rather than through a `JSONValue` tree, into a buffer the
-/// printer keeps from record to record: a record is then no allocation at all, neither an array
-/// per object and a string per value, nor the line's own string (BENCHMARKS.md).
-struct JSONWriter {
-    private(set) var bytes: [UInt8]
+/// The command's records go through it rather than through a `JSONValue` tree, into the buffer
+/// the printer keeps from record to record (`line(into:_:)`): a record is no allocation at all,
+/// neither an array per object and a string per value, nor the line's own string; and each byte
+/// is a store into that buffer, not an array's append with its checks (BENCHMARKS.md).
+struct JSONWriter: ByteSink {
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// Bytes written so far.
+    private(set) var count = 0
+    /// What was to be written did not fit: `line(into:_:)` writes it again into a larger buffer.
+    private(set) var overflowed = false
     /// A value was written at this level: the next key or element needs a comma first.
     private var needsComma = false
 
-    init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+    private init(into buffer: UnsafeMutableRawBufferPointer) {
+        self.buffer = buffer
     }
 
-    /// Writes into `buffer`'s storage, emptied, its capacity kept (the printer's buffer of the
-    /// last record); `buffer` is left empty until the caller takes `bytes` back.
-    init(taking buffer: inout [UInt8]) {
-        bytes = []
-        swap(&bytes, &buffer)  // the writer holds the storage alone: emptying it frees nothing
-        bytes.removeAll(keepingCapacity: true)
+    /// Makes `line` what `body` writes, into `line`'s own storage (its capacity kept from the
+    /// last line, doubled while a line does not fit).
+    static func line(into line: inout [UInt8], minimumCapacity: Int, _ body: (inout JSONWriter) -> Void) {
+        var size = Swift.max(line.capacity, minimumCapacity)
+        while true {
+            // The storage is written through a buffer of the array's count: filled up to `size`.
+            if line.count < size { line.append(contentsOf: repeatElement(0, count: size - line.count)) }
+            let written: Int? = line.withUnsafeMutableBytes { buffer in
+                var json = JSONWriter(into: buffer)
+                body(&json)
+                return json.overflowed ? nil : json.count
+            }
+            if let written {
+                line.removeLast(line.count - written)
+                return
+            }
+            size *= 2
+        }
     }
 
-    /// What was written, as text.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    mutating func append(_ byte: UInt8) {
+        guard count < buffer.count else { overflowed = true; return }
+        buffer[count] = byte
+        count += 1
+    }
 
-    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard count + bytes.count <= buffer.count else { overflowed = true; return }
+        UnsafeMutableRawBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).copyMemory(from: bytes)
+        count += bytes.count
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func beginObject() { separate(); append(UInt8(ascii: "{")); needsComma = false }
+    mutating func endObject() { append(UInt8(ascii: "}")); needsComma = true }
+    mutating func beginArray() { separate(); append(UInt8(ascii: "[")); needsComma = false }
+    mutating func endArray() { append(UInt8(ascii: "]")); needsComma = true }
 
     /// An object's key; the next call writes its value.
     mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: "\""))
+        append(name)
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    mutating func null() { separate(); Self.append("null", to: &bytes); needsComma = true }
-    mutating func bool(_ value: Bool) { separate(); Self.append(value ? "true" : "false", to: &bytes); needsComma = true }
-    mutating func int(_ value: Int) { separate(); Self.appendDecimal(value, to: &bytes); needsComma = true }
+    mutating func null() { separate(); append("null"); needsComma = true }
+    mutating func bool(_ value: Bool) { separate(); append(value ? "true" : "false"); needsComma = true }
+    mutating func int(_ value: Int) { separate(); Self.appendDecimal(value, to: &self); needsComma = true }
 
     /// Ends a line of JSON Lines.
-    mutating func newline() { bytes.append(UInt8(ascii: "\n")); needsComma = false }
+    mutating func newline() { append(UInt8(ascii: "\n")); needsComma = false }
 
     /// A string, or `null` when nil.
     mutating func string(_ value: String?) {
-        guard let value else { return null() }
+        guard var value else { return null() }
         separate()
-        Self.appendString(value, to: &bytes)
+        value.withUTF8 { utf8 in
+            // Nearly every string of a record (names, flags) needs no escape: copied whole.
+            if utf8.contains(where: Self.needsEscape) {
+                var escaped: [UInt8] = []
+                Self.appendString(String(decoding: utf8, as: UTF8.self), to: &escaped)
+                escaped.withUnsafeBytes { append($0) }
+            } else {
+                append(UInt8(ascii: "\""))
+                append(UnsafeRawBufferPointer(utf8))
+                append(UInt8(ascii: "\""))
+            }
+        }
         needsComma = true
     }
 
     /// An address as `inet_ntop` writes it (scope left out), without an intermediate string.
     mutating func address(_ address: IPAddress) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         var text = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0)) // INET6_ADDRSTRLEN (46) fits
         withUnsafeMutableBytes(of: &text) { out in
             let written = address.withUnsafeBytes { raw in
                 inet_ntop(address.family.addressFamily, raw.baseAddress, out.baseAddress, socklen_t(out.count))
             }
             let length = written == nil ? 0 : strlen(out.baseAddress!.assumingMemoryBound(to: CChar.self))
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out.prefix(length)))
+            append(UnsafeRawBufferPointer(rebasing: out.prefix(length)))
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     /// A string value that `body` appends and that needs no escaping (a timestamp's digits).
-    mutating func unescapedString(_ body: (inout [UInt8]) -> Void) {
+    mutating func unescapedString(_ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        body(&bytes)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        body(&self)
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 
-    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// `value` in decimal, without a string.
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    static func appendDecimal(_ value: Int, to out: inout some ByteSink) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits = (UInt64(0), UInt64(0), UInt64(0)) // 20 digits at most
@@ -106,7 +153,7 @@ struct JSONWriter {
                 buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+            for byte in buffer[index...] { out.append(byte) }
         }
     }
 
@@ -114,8 +161,8 @@ struct JSONWriter {
     /// everything else as UTF-8.
     static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Nearly every string of a record (names, flags) needs no escape: appended whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Nearly every string (names, flags) needs no escape: appended whole.
+        if !value.utf8.contains(where: needsEscape) {
             out.append(contentsOf: value.utf8)
             out.append(UInt8(ascii: "\""))
             return

@@ -27,7 +27,7 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends `description`'s bytes to `out`, digit by digit: a JSON record's time costs no
     /// string and no allocation.
-    func write(to out: inout [UInt8]) {
+    func write(to out: inout some ByteSink) {
         var clock = time_t(seconds)
         var fields = tm()
         gmtime_r(&clock, &fields)
@@ -41,7 +41,7 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `number` in decimal with leading zeros up to `width` digits, then `separator`.
-    private static func append(_ number: Int, width: Int, then separator: Unicode.Scalar, to out: inout [UInt8]) {
+    private static func append(_ number: Int, width: Int, then separator: Unicode.Scalar, to out: inout some ByteSink) {
         var divisor = 1
         var digits = 1
         while digits < width || number / divisor >= 10 {

@@ -38,6 +38,30 @@ final class JSONShapeTests: CommandTestCase {
         assertSameObject(stripped(encoded), recordPath)
     }
 
+    /// A record longer than the line the printer first makes room for (about 1 KiB) comes out
+    /// whole: twenty more available interfaces, each an object in `availableInterfaces`.
+    func testARecordOfManyInterfaces_isOneWholeLine() throws {
+        try ipInNamespace("link", "set", "lo", "up")
+        for number in 1...20 {
+            try ipInNamespace("link", "add", "many\(number)", "type", "veth", "peer", "name", "many\(number)p")
+            try ipInNamespace("addr", "add", "10.\(number).0.1/24", "dev", "many\(number)")
+            try ipInNamespace("link", "set", "many\(number)p", "up")
+            try ipInNamespace("link", "set", "many\(number)", "up")
+        }
+        // A veth's carrier comes a moment after both ends are up: checked until all twenty count.
+        var output = ""
+        try waitUntil("every veth is among the available interfaces") {
+            let result = try check("--json", "10.1.0.9")
+            XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
+            output = result.stdout
+            let path = try XCTUnwrap(try parseRecord(result.stdout)["path"] as? [String: Any])
+            let names = (path["availableInterfaces"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            return Set(names).isSuperset(of: (1...20).map { "many\($0)" })
+        }
+        XCTAssertGreaterThan(output.utf8.count, 1024, "a line longer than the first buffer")
+        XCTAssertEqual(output.filter { $0 == "\n" }.count, 1, "one line")
+    }
+
     // MARK: - Helpers
 
     /// `reachability check --json TARGET` in the test's namespace: the record and its `path` object.
