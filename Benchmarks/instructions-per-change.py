@@ -11,8 +11,11 @@ The namespace (nrx-ipc-PID) has the shared harness's layout; it is deleted on ev
 Needs valgrind (apt-get install valgrind). Kernel time is not counted: compare it with
 `perf stat` or the harness's CPU a change."""
 import os, signal, subprocess, sys, time
+from flaps import KINDS, LAYOUT, flap
 
 kind = sys.argv[1]
+if kind not in KINDS:
+    sys.exit(f"unknown kind {kind}: one of {', '.join(KINDS)}")
 cmd = sys.argv[sys.argv.index("--") + 1:]
 few, many = int(os.environ.get("FEW", 20)), int(os.environ.get("MANY", 60))
 gap = float(os.environ.get("GAP", 0.05))
@@ -21,21 +24,6 @@ ns = f"nrx-ipc-{os.getpid()}"
 
 def ip(*arguments):
     subprocess.run(["ip", "-n", ns, *arguments], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def flap(step):
-    if kind == "link":
-        ip("link", "set", "v0", "down" if step == 0 else "up")
-        if step == 1:
-            ip("route", "replace", "default", "via", "10.77.0.2")
-    elif kind == "route":
-        ip("route", "del" if step == 0 else "add", "default", "via", "10.77.0.2")
-    elif kind == "addr":
-        ip("addr", "del" if step == 0 else "add", "10.77.9.1/24", "dev", "v0")
-    elif kind == "quiet":
-        ip("route", "add" if step == 0 else "del", "198.51.100.0/24", "via", "10.77.0.2")
-    else:
-        sys.exit(f"unknown kind {kind}")
 
 
 def total(flaps):
@@ -48,7 +36,7 @@ def total(flaps):
         time.sleep(8)  # valgrind's start, about 20 times slower than the observer's own
         for _ in range(flaps):
             for step in range(2):
-                flap(step)
+                flap(ip, kind, step)
                 time.sleep(gap)
         time.sleep(2)
     finally:
@@ -63,10 +51,7 @@ def total(flaps):
 
 subprocess.run(["ip", "netns", "add", ns], check=True)
 try:
-    for arguments in [("link", "set", "lo", "up"), ("link", "add", "v0", "type", "veth", "peer", "name", "v1"),
-                      ("link", "set", "v0", "up"), ("link", "set", "v1", "up"),
-                      ("addr", "add", "10.77.0.1/24", "dev", "v0"), ("addr", "add", "10.77.9.1/24", "dev", "v0"),
-                      ("route", "add", "default", "via", "10.77.0.2")]:
+    for arguments in LAYOUT:
         ip(*arguments)
     (low, low_lines), (high, high_lines) = total(few), total(many)
     changes = 2 * (many - few)

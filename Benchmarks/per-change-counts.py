@@ -9,6 +9,7 @@ Needs malloccount.so beside this script: gcc -O2 -shared -fPIC -o malloccount.so
 The namespace (nrx-13-PID) has the shared harness's layout; it is deleted on every exit path.
 Counts, unlike times, do not move with the machine's load (BENCHMARKS.md, issue 13)."""
 import os, subprocess, sys, time, signal, glob
+from flaps import LAYOUT, flap
 kind, n = sys.argv[1], int(sys.argv[2])
 cmd = sys.argv[sys.argv.index('--') + 1:]
 ns = f"nrx-13-{os.getpid()}"
@@ -33,10 +34,7 @@ subprocess.run(["ip", "netns", "add", ns], check=True)
 out = f"/tmp/nrx-13-counts-{os.getpid()}"
 proc = None
 try:
-    for a in [("link", "set", "lo", "up"), ("link", "add", "v0", "type", "veth", "peer", "name", "v1"),
-              ("link", "set", "v0", "up"), ("link", "set", "v1", "up"),
-              ("addr", "add", "10.77.0.1/24", "dev", "v0"), ("addr", "add", "10.77.9.1/24", "dev", "v0"),
-              ("route", "add", "default", "via", "10.77.0.2")]:
+    for a in LAYOUT:
         ip(*a)
     env = dict(os.environ, LD_PRELOAD=os.path.join(os.path.dirname(os.path.abspath(__file__)), "malloccount.so"), MALLOCCOUNT_OUT=out)
     log = open(out + ".stdout", "w")
@@ -52,15 +50,7 @@ try:
     m0, c0, t0 = counts(), ctxt(proc.pid), cpu(proc.pid)
     for i in range(n):
         for step in range(2):
-            if kind == "link":
-                ip("link", "set", "v0", "down" if step == 0 else "up")
-                if step == 1: ip("route", "replace", "default", "via", "10.77.0.2")
-            elif kind == "route":
-                ip("route", "del" if step == 0 else "add", "default", "via", "10.77.0.2")
-            elif kind == "addr":
-                ip("addr", "del" if step == 0 else "add", "10.77.9.1/24", "dev", "v0")
-            elif kind == "quiet":
-                ip("route", "add" if step == 0 else "del", "198.51.100.0/24", "via", "10.77.0.2")
+            flap(ip, kind, step)
             time.sleep(0.06)
     time.sleep(0.3)
     m1, c1, t1 = counts(), ctxt(proc.pid), cpu(proc.pid)
