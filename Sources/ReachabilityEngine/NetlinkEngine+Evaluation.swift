@@ -121,7 +121,11 @@ extension NetlinkEngine {
             if distinct != nil { body(position, paths[slot]) }
         }
         noteExpiries(pass.answers)
-        if reusingAnswers { questions.answers.restore(pass.returnKnown()) } else { questions.answers.record(pass.answers) }
+        if reusingAnswers {
+            questions.answers.restore(pass.returnKnown(upTo: questions.answers.capacity))
+        } else {
+            questions.answers.record(pass.answers)
+        }
         pass.clearAnswers()
         model.template = .init(generation: model.generation, nameServers: nameServers, pass: pass)
     }

@@ -79,10 +79,13 @@ package struct EvaluationPass {
         known = book
     }
 
-    /// The answers `consult` lent, with this pass's own answers added: the engine's book again.
-    package mutating func returnKnown() -> [RouteQuestion: RouteAnswer] {
+    /// The answers `consult` lent, with this pass's own answers added: the engine's book again;
+    /// empty when together they would hold more than `limit` (the book's capacity, beyond which
+    /// it starts again empty), so ten thousand answers are not copied in only to be dropped.
+    package mutating func returnKnown(upTo limit: Int = .max) -> [RouteQuestion: RouteAnswer] {
         var book = [RouteQuestion: RouteAnswer]()
         swap(&book, &known)
+        guard book.count + answers.count <= limit else { return [:] }
         for (question, answer) in answers { book[question] = answer }
         return book
     }

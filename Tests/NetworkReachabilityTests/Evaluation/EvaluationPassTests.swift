@@ -46,6 +46,24 @@ final class EvaluationPassTests: XCTestCase {
         }
     }
 
+    /// The engine's answer book, lent to a pass and taken back: the pass's own answers are added,
+    /// unless the two would exceed the book's capacity (then the book starts again empty, and
+    /// nothing is copied into it only to be dropped).
+    func testTheLentBook_comesBackWithThePassAnswers_unlessOverTheLimit() {
+        let lent = RouteQuestion.destination(RouteRequest(destination: Fixture.ip("192.0.2.7")))
+        let asked = RouteQuestion.destination(RouteRequest(destination: Fixture.ip("198.51.100.9")))
+        func pass() -> EvaluationPass {
+            var pass = EvaluationPass(snapshot: Self.twoLinks, nameServers: .global, knownPreference: [2: 10, 3: 20])
+            pass.consult([lent: Fixture.route(dev: 2, via: ["10.0.0.1"])])
+            pass.take([Fixture.route(dev: 3, via: ["10.1.0.1"])], for: [asked])
+            return pass
+        }
+        var within = pass()
+        XCTAssertEqual(Set(within.returnKnown(upTo: 2).keys), [lent, asked])
+        var over = pass()
+        XCTAssertTrue(over.returnKnown(upTo: 1).isEmpty)
+    }
+
     func testSameDestination_isAskedOnce_andItsPathShared() {
         // Given two monitors of one address and one of another, behind eth0
         var table = Table()
