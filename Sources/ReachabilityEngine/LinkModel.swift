@@ -47,7 +47,7 @@ struct LinkModel {
             priors.append(LinkChanges.Prior(index: touch.index, addressesMoved: touch.addresses, in: snapshot))
         }
         // A Wi-Fi link's quality is measured again on every change of links or addresses.
-        for link in snapshot.links.values where link.traits.isWireless || link.traits.deviceType == "wlan" {
+        for link in snapshot.links.values where link.traits.isWiFi {
             if !touched.contains(where: { $0.index == link.index }) {
                 priors.append(LinkChanges.Prior(index: link.index, addressesMoved: false, in: snapshot))
             }

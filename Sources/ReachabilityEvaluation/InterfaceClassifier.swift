@@ -28,7 +28,7 @@ package enum InterfaceClassifier {
         if link.isLoopback || link.hardwareType == 772 { return .loopback }
         if let kind = link.kind, tunnelKinds.contains(kind) { return .other }
         if link.hardwareType == 519 { return .cellular }  // ARPHRD_RAWIP
-        if traits.deviceType == "wlan" || traits.isWireless { return .wifi }
+        if traits.isWiFi { return .wifi }
         if traits.deviceType == "wwan" || link.kind == "rmnet"
             || traits.driver.map(cellularDrivers.contains) == true
             || cellularNamePrefixes.contains(where: link.name.hasPrefix) {

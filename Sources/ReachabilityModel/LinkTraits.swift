@@ -5,6 +5,9 @@ package struct LinkTraits: Sendable, Hashable {
     package var deviceType: String?
     /// `phy80211` or `wireless/` in sysfs, or SIOCGIWNAME answered.
     package var isWireless: Bool = false
+    /// A Wi-Fi device, by either sign (`DEVTYPE=wlan` or 802.11-ness): its type is `wifi`, and its
+    /// signal, which moves without a kernel message, is measured on every change.
+    package var isWiFi: Bool { isWireless || deviceType == "wlan" }
     /// The kernel driver: "qmi_wwan", "cdc_mbim", "rndis_host", "ipheth", "veth", ...
     package var driver: String?
     /// The USB product string of the device, when sysfs has one (to tell a phone's cdc_ether from a dock's).

@@ -36,7 +36,7 @@ extension LinkInspector {
     func measuredQuality(of link: LinkState, traits: LinkTraits, carriesTraffic: Bool) -> LinkQuality {
         let state = QualityState(name: link.name, flags: link.flags, operationalState: link.operationalState,
                                  carriesTraffic: carriesTraffic)
-        let isWireless = traits.isWireless || traits.deviceType == "wlan"
+        let isWireless = traits.isWiFi
         let last = qualities[link.index]
         if let last, last.state == state, !isWireless { return last.quality }
         let fixed = link.kind == "veth" && policy.fixtures.sysfs == nil ? Self.vethFigures : nil

@@ -70,7 +70,7 @@ package final class LinkInspector {
             cache[touch.index] = nil
             qualities[touch.index] = nil
         }
-        for (index, entry) in cache where entry.1.isWireless || entry.1.deviceType == "wlan" {
+        for (index, entry) in cache where entry.1.isWiFi {
             guard !touched.contains(where: { $0.index == index }), links[index] != nil else { continue }
             inspect(&links[index]!, routable: nil, addresses: addresses)
         }
