@@ -24,4 +24,6 @@ package struct EngineCounters: Sendable, Equatable {
     package var settles = 0
     /// Passes made where the kernel sent no message: a route's expiry, a refresh watch, a router's neighbour state.
     package var silentStateLooks = 0
+    /// Monitors a pass evaluated again whose verdict had not moved: no path was built for them.
+    package var unmovedVerdicts = 0
 }

@@ -18,6 +18,9 @@ struct LinkModel {
     /// Each interface's default-route metric, asked once per generation.
     var preference: (generation: UInt64, metrics: [Int: UInt32])?
 
+    /// The epoch of the last pass made afresh (`EvaluationPass.epoch`).
+    private var lastPassEpoch: UInt64 = 0
+
     /// The links the last change touched, and what they were before it: kept for their storage.
     private var touched: [LinkTables.Touch] = []
     private var priors: [LinkChanges.Prior] = []
@@ -65,6 +68,12 @@ struct LinkModel {
     /// The routing may have changed: the interfaces' order and preference are asked again.
     mutating func routingMoved() {
         generation &+= 1
+    }
+
+    /// An epoch no pass of this engine had: for a pass made afresh.
+    mutating func nextPassEpoch() -> UInt64 {
+        lastPassEpoch &+= 1
+        return lastPassEpoch
     }
 
     /// The preference known for this generation, if it was asked.

@@ -28,11 +28,19 @@ extension NetlinkEngine {
         report.counters.reevaluations += 1
         var unchanged: [any PathSubscriber] = []
         var sinceSent = 0
-        evaluate(cores.map { $0.target }, reusingAnswers: reusingAnswers, interning: false) { position, path in
-            guard let path else { return }
+        evaluate(cores.map { $0.target }, reusingAnswers: reusingAnswers, interning: false,
+                 unmoved: { questions.subscriptions.holds($1, for: cores[$0]) }) { position, made in
             let core = cores[position]
-            questions.subscriptions.note(path, for: core)
-            if core.take(path) { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
+            switch made {
+            case .pending:
+                return
+            case .unmoved:
+                report.counters.unmovedVerdicts += 1
+                unchanged.append(core)
+            case .path(let path, let stamp):
+                questions.subscriptions.note(path, stamp: stamp, for: core)
+                if core.take(path) { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
+            }
             sinceSent += 1
             if sinceSent == Self.deliveryBatch {
                 LoopThread.sendQueued()
@@ -47,12 +55,27 @@ extension NetlinkEngine {
     func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false) -> [NetworkPath?] {
         var paths: [NetworkPath?] = []
         paths.reserveCapacity(targets.count)
-        evaluate(targets, includingPending: includingPending) { _, path in paths.append(path) }
+        evaluate(targets, includingPending: includingPending) { _, made in paths.append(made.path) }
         return paths
     }
 
-    /// Evaluates `targets` in order, handing each path (nil: a name still pending) to `body` as
-    /// soon as it is made; all share one `EvaluationPass`.
+    /// What a pass made of one target.
+    enum Evaluated {
+        /// A host name whose first resolution has not finished.
+        case pending
+        /// The subscriber holds the path of this very verdict (`unmoved`): none was built.
+        case unmoved
+        /// The path, and the stamp of the verdict it was made from (`EvaluationPass.stamp`).
+        case path(NetworkPath, stamp: PathVerdict?)
+
+        var path: NetworkPath? {
+            if case .path(let path, _) = self { return path }
+            return nil
+        }
+    }
+
+    /// Evaluates `targets` in order, handing what the pass made of each to `body` as soon as it
+    /// is made; all share one `EvaluationPass`.
     ///
     /// - Parameters:
     ///   - reusingAnswers: take the answers the engine's book still holds instead of asking them
@@ -60,10 +83,13 @@ extension NetlinkEngine {
     ///   - interning: share an equal recent path's storage (`RecentPaths`): for monitors being made,
     ///     scheduled or read one at a time. A turn's pass needs none: monitors of one target are
     ///     evaluated together there and share their path anyway.
+    ///   - unmoved: whether the target at a position already has the path of a verdict of this
+    ///     stamp: then none is built for it (`Evaluated.unmoved`).
     func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false, reusingAnswers: Bool = false,
-                  interning: Bool = true, each body: (Int, NetworkPath?) -> Void) {
+                  interning: Bool = true, unmoved: (Int, PathVerdict) -> Bool = { _, _ in false },
+                  each body: (Int, Evaluated) -> Void) {
         guard let sockets else {
-            for position in targets.indices { body(position, .unsatisfied(.namespaceUnavailable)) }
+            for position in targets.indices { body(position, .path(.unsatisfied(.namespaceUnavailable), stamp: nil)) }
             return
         }
         let nameServers = resolverConfiguration.scope(linkServers: sockets.networkd?.nameServersByLink ?? [:])
@@ -77,7 +103,8 @@ extension NetlinkEngine {
             pass = template.pass
         } else {
             // The interfaces' preference is asked once per routing generation.
-            pass = EvaluationPass(snapshot: model.snapshot, nameServers: nameServers, knownPreference: model.currentPreference)
+            pass = EvaluationPass(snapshot: model.snapshot, nameServers: nameServers, knownPreference: model.currentPreference,
+                                  epoch: model.nextPassEpoch())
             if pass.needsPreference {
                 let asked = pass.preferenceQuestions
                 pass.takePreference(oracle.answers(asked))
@@ -93,12 +120,22 @@ extension NetlinkEngine {
         let distinct = targets.count > 1 ? DistinctTargets(targets) : nil
         let evaluated = distinct?.targets ?? targets
         pass.reserveAnswers(forTargets: evaluated.count)
-        // The paths of distinct targets, for the monitors that share them (none kept for a lone target).
-        var paths: [NetworkPath?] = []
-        if distinct != nil { paths.reserveCapacity(evaluated.count) }
+        // What the pass made of each distinct target, for the monitors that share it (none kept for a lone target).
+        var outcomes: [Outcome] = []
+        if distinct != nil { outcomes.reserveCapacity(evaluated.count) }
+        // The path is built the first time a monitor needs it: never, when each holds its verdict.
+        func made(_ outcome: inout Outcome, of target: MonitorTarget, at position: Int) -> Evaluated {
+            guard let verdict = outcome.verdict else { return .pending }
+            if let stamp = outcome.stamp, unmoved(position, stamp) { return .unmoved }
+            if outcome.path == nil {
+                let path = pass.path(for: target, verdict: verdict, stamp: outcome.stamp, resolution: outcome.resolution)
+                outcome.path = interning && distinct == nil ? questions.recentPaths.interned(path) : path
+            }
+            return .path(outcome.path!, stamp: outcome.stamp)
+        }
         var evaluatedCount = 0
         // Batch by batch: the batch's questions, the ones not yet answered asked together, then the
-        // paths; each monitor hears its path as soon as its target's batch is done.
+        // verdicts; each monitor hears its path as soon as its target's batch is done.
         for position in targets.indices {
             let slot = distinct?.slots[position] ?? position
             if slot == evaluatedCount {
@@ -112,13 +149,16 @@ extension NetlinkEngine {
                     report.counters.lookups += missing.count
                 }
                 for (offset, index) in batch.enumerated() {
-                    let resolution = resolutions[offset]
-                    let path = resolution?.state == .pending && !includingPending
-                        ? nil : pass.path(for: evaluated[index], questions: asked[offset], resolution: resolution)
-                    if distinct == nil { body(index, interning ? path.map { questions.recentPaths.interned($0) } : path) } else { paths.append(path) }
+                    var outcome = Outcome(resolution: resolutions[offset])
+                    if outcome.resolution?.state != .pending || includingPending {
+                        let verdict = pass.verdict(for: evaluated[index], questions: asked[offset])
+                        outcome.verdict = verdict
+                        outcome.stamp = pass.stamp(of: verdict, for: evaluated[index])
+                    }
+                    if distinct == nil { body(index, made(&outcome, of: evaluated[index], at: index)) } else { outcomes.append(outcome) }
                 }
             }
-            if distinct != nil { body(position, paths[slot]) }
+            if distinct != nil { body(position, made(&outcomes[slot], of: evaluated[slot], at: position)) }
         }
         noteExpiries(pass.answers)
         if reusingAnswers {
@@ -128,5 +168,14 @@ extension NetlinkEngine {
         }
         pass.clearAnswers()
         model.template = .init(generation: model.generation, nameServers: nameServers, pass: pass)
+    }
+
+    /// What a pass made of one distinct target: its verdict (nil: a name still pending), the
+    /// verdict's stamp, and its path once a monitor needed it.
+    struct Outcome {
+        var resolution: HostResolution?
+        var verdict: TargetVerdict?
+        var stamp: PathVerdict?
+        var path: NetworkPath?
     }
 }

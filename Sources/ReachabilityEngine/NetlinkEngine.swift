@@ -125,8 +125,9 @@ package final class NetlinkEngine {
         startWatchingFiles()
         questions.subscriptions.add(core)
         // A name still being resolved gets its first callback when the resolution finishes.
-        if let path = evaluate([core.target])[0] {
-            questions.subscriptions.note(path, for: core)
+        evaluate([core.target]) { _, made in
+            guard case .path(let path, let stamp) = made else { return }
+            questions.subscriptions.note(path, stamp: stamp, for: core)
             _ = core.take(path)
             LoopThread.sendQueued()
             report.metrics?.record(path, of: core.target)

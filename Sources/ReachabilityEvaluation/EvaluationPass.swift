@@ -14,6 +14,9 @@ import ReachabilityModel
 package struct EvaluationPass {
     package private(set) var snapshot: KernelSnapshot
     package let nameServers: NameServerScope
+    /// Which pass this is, for `stamp(of:for:)`: every pass made afresh has its own, and a pass
+    /// kept from turn to turn (the engine's template) keeps its links, order and name servers.
+    package let epoch: UInt64
     /// Each available link's best default-route metric, for the order of `availableInterfaces`;
     /// empty with fewer than two available links (nothing to order).
     package private(set) var preference: [Int: UInt32] = [:]
@@ -39,11 +42,14 @@ package struct EvaluationPass {
     /// Up to this many questions, `unanswered` deduplicates without a set.
     static var scanLimit: Int { 8 }
 
-    /// - Parameter knownPreference: the preference of an earlier pass of the same routing state,
+    /// - Parameters:
+    ///   - knownPreference: the preference of an earlier pass of the same routing state,
     ///   nil when it must be asked (only when two or more links are available).
-    package init(snapshot: KernelSnapshot, nameServers: NameServerScope, knownPreference: [Int: UInt32]?) {
+    ///   - epoch: the pass's own number (`epoch`), never one an earlier pass of the engine had.
+    package init(snapshot: KernelSnapshot, nameServers: NameServerScope, knownPreference: [Int: UInt32]?, epoch: UInt64 = 0) {
         self.snapshot = snapshot
         self.nameServers = nameServers
+        self.epoch = epoch
         // Sized once: grown from empty, a dictionary reallocates at 1, 2, 4 and 8 entries.
         answers.reserveCapacity(8)
         links = Evaluator.availableLinks(in: snapshot)
@@ -163,17 +169,35 @@ package struct EvaluationPass {
         for (question, answer) in zip(questions, found) { answers[question] = answer }
     }
 
-    /// The path of `target` from the answers taken (a question never answered counts as no route).
-    package mutating func path(for target: MonitorTarget, questions: [RouteQuestion]?, resolution: HostResolution?) -> NetworkPath {
+    /// The verdict of `target` from the answers taken (a question never answered counts as no route).
+    package func verdict(for target: MonitorTarget, questions: [RouteQuestion]?) -> TargetVerdict {
         var targetAnswers: [RouteAnswer] = []
         targetAnswers.reserveCapacity(questions?.count ?? 0)
         for question in questions ?? [] { targetAnswers.append(answer(to: question) ?? .failure(errno: 101)) } // ENETUNREACH
-        let key = sharesPaths ? PathSharingKey(target: target, questions: questions, answers: targetAnswers) : nil
+        return Evaluator.verdict(for: target, questions: questions, answers: targetAnswers, in: snapshot)
+    }
+
+    /// `verdict` as compared from one turn to the next: equal stamps, equal paths. nil for a host
+    /// name (its path holds its resolution too) and for a verdict that does not fit `PathVerdict`.
+    package func stamp(of verdict: TargetVerdict, for target: MonitorTarget) -> PathVerdict? {
+        if case .host = target { return nil }
+        return PathVerdict(verdict, epoch: epoch)
+    }
+
+    /// The path of `target` from its `verdict`.
+    package mutating func path(for target: MonitorTarget, verdict: TargetVerdict, stamp: PathVerdict?,
+                               resolution: HostResolution?) -> NetworkPath {
+        let key = sharesPaths ? PathSharingKey(target: target, stamp: stamp) : nil
         if let key, let shared = sharedPaths[key] { return shared }
-        let path = Evaluator.evaluate(target, questions: questions, answers: targetAnswers, in: snapshot,
-                                      nameServers: nameServers, resolution: resolution, preference: preference,
-                                      available: available)
+        let path = Evaluator.path(for: target, verdict: verdict, in: snapshot, nameServers: nameServers,
+                                  resolution: resolution, preference: preference, available: available)
         if let key { sharedPaths[key] = path }
         return path
+    }
+
+    /// The path of `target` from the answers taken.
+    package mutating func path(for target: MonitorTarget, questions: [RouteQuestion]?, resolution: HostResolution?) -> NetworkPath {
+        let verdict = verdict(for: target, questions: questions)
+        return path(for: target, verdict: verdict, stamp: stamp(of: verdict, for: target), resolution: resolution)
     }
 }

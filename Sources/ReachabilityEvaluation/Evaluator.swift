@@ -213,38 +213,37 @@ package enum Evaluator {
     /// The path for a verdict.
     ///
     /// - Parameters:
-    ///   - familyVerdicts: the best verdict of each family the target covers (for `supportsIPv4`/`IPv6`).
+    ///   - verdict: the best verdict, and the best of each family the target covers (for
+    ///     `supportsIPv4`/`IPv6`).
     ///   - nameServers: which paths the namespace's name servers serve: `supportsDNS` is true for a
     ///     satisfied path whose interface they serve.
     ///   - preference: the metric of each interface's default route, for the order of `availableInterfaces`.
-    package static func path(for verdict: RouteVerdict, familyVerdicts: [IPAddress.Family: RouteVerdict],
-                     in snapshot: KernelSnapshot, nameServers: NameServerScope, preference: [Int: UInt32] = [:],
-                     available: [NetworkInterface]? = nil) -> NetworkPath {
+    package static func path(for verdict: TargetVerdict, in snapshot: KernelSnapshot, nameServers: NameServerScope,
+                             preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
         // Never `requiresConnection`: Apple means a path a new connection may activate (a VPN or
         // cellular on demand), and nothing on Linux brings a carrier back because a socket
         // connects. A link without carrier keeps `reachable` + `connectionRequired` in the flags,
         // and its path is unsatisfied with the reason `noCarrier`.
-        let pathStatus: NetworkPath.Status = ReachabilityStatus(flags: verdict.flags).isReachable ? .satisfied : .unsatisfied
-        let interface = verdict.interfaceIndex.flatMap { snapshot.links[$0] }.map(InterfaceClassifier.interface(for:))
-        func supports(_ family: IPAddress.Family) -> Bool {
-            familyVerdicts[family].map { ReachabilityStatus(flags: $0.flags).isReachable } ?? false
-        }
+        let best = verdict.best
+        let pathStatus: NetworkPath.Status = ReachabilityStatus(flags: best.flags).isReachable ? .satisfied : .unsatisfied
+        let link = best.interfaceIndex.flatMap { snapshot.links[$0] }
+        let interface = link.map(InterfaceClassifier.interface(for:))
         var path = NetworkPath(
             status: pathStatus,
-            unsatisfiedReason: pathStatus == .satisfied ? nil : (verdict.reason ?? .noRoute),
-            flags: verdict.flags,
+            unsatisfiedReason: pathStatus == .satisfied ? nil : (best.reason ?? .noRoute),
+            flags: best.flags,
             interface: interface,
             availableInterfaces: reordered(available ?? availableInterfaces(ordering: availableLinks(in: snapshot), preference: preference),
                                            first: interface, in: snapshot),
-            gateways: verdict.gateways,
+            gateways: best.gateways,
             isExpensive: interface?.isExpensive ?? false,
             isConstrained: interface?.isConstrained ?? false,
-            supportsIPv4: supports(.ipv4),
-            supportsIPv6: supports(.ipv6),
+            supportsIPv4: verdict.supports(.ipv4),
+            supportsIPv6: verdict.supports(.ipv6),
             // A path that carries nothing has no server to ask, whatever resolv.conf names.
             supportsDNS: pathStatus == .satisfied && nameServers.serves(interfaceIndex: interface?.index)
         )
-        path.captivePortalAPI = verdict.interfaceIndex.flatMap { snapshot.links[$0]?.captivePortalAPI }
+        path.captivePortalAPI = link?.captivePortalAPI
         return path
     }
 
@@ -299,31 +298,42 @@ package enum Evaluator {
         return [first] + available
     }
 
+    /// The verdict of a target whose questions were answered (in the order `questions` gave
+    /// them; nil questions: it could not be asked about), with the best of each family.
+    package static func verdict(for target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
+                                in snapshot: KernelSnapshot) -> TargetVerdict {
+        var folded: TargetVerdict
+        if let questions {
+            folded = TargetVerdict(best: verdict(for: target, answers: answers, in: snapshot))
+            for (question, answer) in zip(questions, answers) {
+                folded[family: question.family] = RouteVerdict.better(folded[family: question.family],
+                                                                      verdict(for: answer, in: snapshot))
+            }
+        } else if case .pair = target {
+            folded = TargetVerdict(best: .unsatisfied(.localAddressUnavailable))
+        } else {
+            folded = TargetVerdict(best: .noRoute)
+        }
+        if case .pair(let local?, nil) = target {
+            // Nothing is asked of the kernel: the held local address speaks for its own family.
+            folded[family: local.family] = folded.best
+        }
+        return folded
+    }
+
     /// Evaluates a target end to end, given the answers to its questions.
     package static func evaluate(_ target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
                          in snapshot: KernelSnapshot, nameServers: NameServerScope, resolution: HostResolution? = nil,
                          preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
-        var best: RouteVerdict
-        var families: [IPAddress.Family: RouteVerdict] = [:]
-        families.reserveCapacity(2)
-        if let questions {
-            best = verdict(for: target, answers: answers, in: snapshot)
-            for (question, answer) in zip(questions, answers) {
-                let candidate = verdict(for: answer, in: snapshot)
-                families[question.family] = RouteVerdict.better(families[question.family], candidate)
-            }
-        } else {
-            switch target {
-            case .pair: best = .unsatisfied(.localAddressUnavailable)
-            default: best = .noRoute
-            }
-        }
-        if case .pair(let local?, nil) = target {
-            // Nothing is asked of the kernel: the held local address speaks for its own family.
-            families[local.family] = best
-        }
-        var path = path(for: best, familyVerdicts: families, in: snapshot, nameServers: nameServers, preference: preference,
-                        available: available)
+        path(for: target, verdict: verdict(for: target, questions: questions, answers: answers, in: snapshot), in: snapshot,
+             nameServers: nameServers, resolution: resolution, preference: preference, available: available)
+    }
+
+    /// The path of `target` from its verdict.
+    package static func path(for target: MonitorTarget, verdict: TargetVerdict, in snapshot: KernelSnapshot,
+                             nameServers: NameServerScope, resolution: HostResolution? = nil,
+                             preference: [Int: UInt32] = [:], available: [NetworkInterface]? = nil) -> NetworkPath {
+        var path = path(for: verdict, in: snapshot, nameServers: nameServers, preference: preference, available: available)
         if case .general(let filter) = target, !filter.isEmpty {
             // As if only the allowed interfaces existed.
             path.availableInterfaces = path.availableInterfaces.filter { filter.allows($0.type) }

@@ -18,8 +18,9 @@ final class PathSharingKeyTests: XCTestCase {
     private func path(_ address: String, _ answer: RouteAnswer) -> (PathSharingKey?, NetworkPath) {
         let target = MonitorTarget.address(F.ip(address))
         let questions = Evaluator.questions(for: target, in: Self.snapshot)
-        let path = Evaluator.evaluate(target, questions: questions, answers: [answer], in: Self.snapshot, nameServers: .global)
-        return (PathSharingKey(target: target, questions: questions, answers: [answer]), path)
+        let verdict = Evaluator.verdict(for: target, questions: questions, answers: [answer], in: Self.snapshot)
+        let path = Evaluator.path(for: target, verdict: verdict, in: Self.snapshot, nameServers: .global)
+        return (PathSharingKey(target: target, stamp: PathVerdict(verdict, epoch: 1)), path)
     }
 
     func testAddressTargetsWithTheSameAnswer_haveTheSameKeyAndPath() {
@@ -40,10 +41,10 @@ final class PathSharingKeyTests: XCTestCase {
         XCTAssertNotEqual(path("192.0.2.1", F.route(dev: 2)).0, path("2001:db8::1", F.route(dev: 2)).0)
         XCTAssertNotEqual(path("192.0.2.1", F.route(dev: 2)).0, path("192.0.2.1", F.route(dev: 3)).0)
         let pair = MonitorTarget.pair(local: F.ip("10.0.0.2"), remote: F.ip("192.0.2.1"))
-        XCTAssertNil(PathSharingKey(target: pair, questions: Evaluator.questions(for: pair, in: Self.snapshot),
-                                    answers: [F.route(dev: 2)]))
-        XCTAssertNil(PathSharingKey(target: .general(.none), questions: [.defaultRoute(.ipv4), .defaultRoute(.ipv6)],
-                                    answers: [F.route(dev: 2), F.route(dev: 2)]))
-        XCTAssertNil(PathSharingKey(target: .host("example.test"), questions: [], answers: []))
+        let stamp = PathVerdict(TargetVerdict(best: .noRoute), epoch: 1)
+        XCTAssertNil(PathSharingKey(target: pair, stamp: stamp))
+        XCTAssertNil(PathSharingKey(target: .general(.none), stamp: stamp))
+        XCTAssertNil(PathSharingKey(target: .host("example.test"), stamp: stamp))
+        XCTAssertNil(PathSharingKey(target: .address(F.ip("192.0.2.1")), stamp: nil))
     }
 }
