@@ -63,18 +63,31 @@ extension NetlinkEngine {
     /// the truthful floor does, measured no better in the harness's link flaps and churn, within
     /// their run-to-run spread: BENCHMARKS.md, "The engine's turn".)
     ///
-    ///
     /// Route deletions that no subscriber's question meets are not waited for, nor looked at
     /// again: their turn moves no answer, and costs the drain alone (unless a read follows,
-    /// `forRead`, whose target may be no subscriber's).
+    /// `forRead`, whose target may be no subscriber's). A route deleted alone is not waited for
+    /// either: the lookup socket keeps it (`RouteLookupSocket.unconfirmedDeletion`) and waits
+    /// only for an answer that may still be that route, which the kernel has nearly always
+    /// removed by the time it is asked.
     ///
     /// - Returns: the drains merged, and whether every such operation is known to be over.
     func settle(_ drained: DrainResult, from sockets: EngineSockets, forRead: Bool = false) -> (DrainResult, finished: Bool) {
+        // A message of a later request: the deletion not waited for is over.
+        if let request = sockets.lookup.unconfirmedDeletion?.request, drained.holdsRequest(laterThan: request) {
+            sockets.lookup.unconfirmedDeletion = nil
+        }
         var result = drained
         var latest = drained
         for _ in 0..<Self.settleRounds {
             guard latest.hadDeletions || latest.linksOrAddressesChanged else { return (result, true) }
             guard forRead || !Self.movesOnlyRoutes(latest) || subscribersAsk(movedBy: latest.routeChanges) else {
+                return (result, true)
+            }
+            // One route deleted, nothing else: not waited for. An answer that may be that route
+            // is asked again after a wait (`RouteLookupSocket.unconfirmedDeletion`).
+            if latest.isSingleRouteDeletion, Self.movesOnlyRoutes(latest), let deleted = latest.deletedRoute,
+               sockets.lookup.unconfirmedDeletion == nil {
+                sockets.lookup.unconfirmedDeletion = deleted
                 return (result, true)
             }
             guard !latest.overrun, latest.messages <= Self.settleMessageLimit,

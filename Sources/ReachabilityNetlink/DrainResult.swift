@@ -23,6 +23,25 @@ package struct DrainResult: Sendable, Equatable {
 
     /// The drain held a single route deletion and nothing else that moves routes.
     package var isSingleRouteDeletion: Bool { deletions == 1 && routeMessages == 1 && !linksOrAddressesChanged }
+    /// The last route deletion read (the only one when `isSingleRouteDeletion`); nil when none,
+    /// or when it could not be read.
+    package var deletedRoute: DeletedRoute?
+    /// The request of the first message a process caused (`NetlinkRequest`), and whether a
+    /// message of another request came too.
+    package var firstRequest: NetlinkRequest?
+    package var severalRequests = false
+
+    /// Whether the drain holds a message of a request other than `request`: that one is over.
+    package func holdsRequest(laterThan request: NetlinkRequest) -> Bool {
+        severalRequests || (firstRequest.map { $0 != request } ?? false)
+    }
+
+    /// Notes the request a message names (`nlmsg_pid`, 0 for the kernel's own).
+    package mutating func noteRequest(port: UInt32, sequence: UInt32) {
+        guard port != 0 else { return }
+        let request = NetlinkRequest(port: port, sequence: sequence)
+        if let firstRequest { if request != firstRequest { severalRequests = true } } else { firstRequest = request }
+    }
     /// The kernel dropped events because the receive buffer was full (ENOBUFS).
     package var overrun = false
     /// Messages not sent by the kernel (sender port not 0), dropped unread.
@@ -53,6 +72,9 @@ package struct DrainResult: Sendable, Equatable {
         routesChanged = routesChanged || later.routesChanged
         routeChanges.formUnion(later.routeChanges)
         deletions += later.deletions
+        if later.deletedRoute != nil { deletedRoute = later.deletedRoute }
+        if let request = later.firstRequest { noteRequest(port: request.port, sequence: request.sequence) }
+        severalRequests = severalRequests || later.severalRequests
         routeMessages += later.routeMessages
         overrun = overrun || later.overrun
         forgedDropped += later.forgedDropped

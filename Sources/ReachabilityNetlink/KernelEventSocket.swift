@@ -90,6 +90,7 @@ package final class KernelEventSocket {
             }
             inbox.result.messages += 1
             let header = nlmsg_hdr(message)!
+            inbox.result.noteRequest(port: header.pointee.nlmsg_pid, sequence: header.pointee.nlmsg_seq)
             switch Int32(header.pointee.nlmsg_type) {
             case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):
                 inbox.result.deletions += 1
@@ -100,6 +101,14 @@ package final class KernelEventSocket {
             case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
                 inbox.result.routesChanged = true
                 inbox.result.routeMessages += 1
+                if Int32(header.pointee.nlmsg_type) == Int32(RTM_DELROUTE) {
+                    let payload = UnsafeRawBufferPointer(start: nlmsg_data(header), count: Int(nlmsg_datalen(header)))
+                    inbox.result.deletedRoute = RouteMessageParser.deletedRoute(fromPayload: payload)
+                    if header.pointee.nlmsg_pid != 0 {
+                        inbox.result.deletedRoute?.request = NetlinkRequest(port: header.pointee.nlmsg_pid,
+                                                                             sequence: header.pointee.nlmsg_seq)
+                    }
+                }
                 if let prefix = routePrefix(of: header) {
                     inbox.result.routeChanges.note(prefix)
                 } else {

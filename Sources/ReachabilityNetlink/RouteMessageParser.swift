@@ -94,6 +94,32 @@ package enum RouteMessageParser {
         return entry
     }
 
+    /// Reads an RTM_DELROUTE message as far as `DeletedRoute` goes, allocating nothing: a
+    /// route of several next hops is only marked so. nil when malformed or of another family.
+    package static func deletedRoute(fromPayload payload: UnsafeRawBufferPointer) -> DeletedRoute? {
+        guard payload.count >= headerLength else { return nil }
+        let family: IPAddress.Family
+        switch Int32(payload[0]) {
+        case AF_INET: family = .ipv4
+        case AF_INET6: family = .ipv6
+        default: return nil
+        }
+        var attributes = RouteAttributes()
+        guard attributes.read(payload, from: headerLength) else { return nil }
+        let index = attributes.outputInterface.flatMap { u32(payload, $0) }.map { Int(Int32(bitPattern: $0)) }
+        return DeletedRoute(
+            family: family,
+            type: RouteType(rtnType: payload[7]),
+            table: attributes.table.flatMap { u32(payload, $0) } ?? UInt32(payload[4]),
+            prefixLength: Int(payload[1]),
+            metric: attributes.priority.flatMap { u32(payload, $0) } ?? 0,
+            outputInterface: index.flatMap { $0 > 0 ? $0 : nil },
+            gateway: attributes.gateway.flatMap { address(payload, $0, family: Int32(payload[0])) }
+                ?? attributes.via.flatMap { via(payload, $0) },
+            isMultipath: attributes.multipath != nil
+        )
+    }
+
     /// Folds one next hop into the entry, in the order libnl lists them.
     private static func add(_ hop: Nexthop, to entry: inout RouteEntry, payload: UnsafeRawBufferPointer, family: Int32, isFirst: Bool) {
         // rtnl_route_nh_get_ifindex returns an int: an index of 2^31 or more reads as negative.
