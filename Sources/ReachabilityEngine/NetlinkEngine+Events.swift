@@ -120,7 +120,7 @@ extension NetlinkEngine {
             // Deleting an available link or one of its addresses moves the routes of its own prefixes: look again at everything.
             changes.isBroad = true
         }
-        let unchanged = publishMoved(by: changes, links: links, reusingAnswers: links.isEmpty && Self.movesOnlyRoutes(result))
+        let unchanged = publishMoved(by: changes, links: links, reusingAnswers: Self.keepsAnswers(result))
         guard change.mayBeUnfinished else { return }
         // The kernel could not be waited for (`settle`): look again shortly, as it may still
         // have been removing what it announced.
@@ -140,7 +140,7 @@ extension NetlinkEngine {
     /// - Returns: the monitors evaluated again whose path did not change.
     ///
     /// - Parameter reusingAnswers: the book's answers stand where the changes do not reach
-    ///   (a turn of route messages only; see `forgetAnswers`).
+    ///   (a turn of route messages, or of one family's addresses; see `forgetAnswers`).
     @discardableResult
     func publishMoved(by changes: RouteChanges, links: LinkChanges, alsoLookingAt named: [any PathSubscriber] = [],
                       reusingAnswers: Bool = false) -> [any PathSubscriber] {
@@ -221,14 +221,33 @@ extension NetlinkEngine {
     }
 
     /// Keeps the answer book true the moment a drain is absorbed, before any pass can read it:
-    /// route messages take out the answers they cover; anything else that can move answers
-    /// (links, addresses, rules, nexthops, an overrun, a router's neighbour state) empties it.
+    /// route messages take out the answers they cover, addresses of one family every answer of
+    /// that family (an IPv4 address moves no IPv6 route); anything else that can move answers
+    /// (links, rules, nexthops, an overrun, a router's neighbour state) empties it.
     func forgetAnswers(movedBy result: DrainResult) {
         if Self.movesOnlyRoutes(result) {
             questions.answers.forget(movedBy: result.routeChanges)
+        } else if let family = Self.addressFamilyAloneMoved(result) {
+            questions.answers.forget(movedBy: result.routeChanges)
+            questions.answers.forget(family: family)
         } else {
             questions.answers.forgetAll()
         }
+    }
+
+    /// Whether the answers the book keeps after `forgetAnswers` are the kernel's: a drain of
+    /// route messages, or of one family's addresses beside them.
+    static func keepsAnswers(_ result: DrainResult) -> Bool {
+        movesOnlyRoutes(result) || addressFamilyAloneMoved(result) != nil
+    }
+
+    /// The family whose addresses moved, when nothing else did but route messages of known
+    /// prefixes: no link, no announcement, no rule, no overrun, no router.
+    static func addressFamilyAloneMoved(_ result: DrainResult) -> IPAddress.Family? {
+        guard result.linksOrAddressesChanged, !result.linksMoved, !result.announcementsMoved, !result.overrun,
+              !result.routeChanges.isBroad, result.movedRouters.isEmpty, !result.userOptions,
+              result.ipv4AddressesMoved != result.ipv6AddressesMoved else { return nil }
+        return result.ipv4AddressesMoved ? .ipv4 : .ipv6
     }
 
     /// Whether a drain holds nothing that moves answers but route messages of known prefixes.

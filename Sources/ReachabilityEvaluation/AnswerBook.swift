@@ -5,9 +5,10 @@ import ReachabilityModel
 ///
 /// Every answer goes in true: it is what the kernel said when asked. It stays only while no
 /// message since can have moved it: `forget(movedBy:)` takes out what a turn's route messages
-/// cover (an IPv4 route message leaves every IPv6 answer in place), and anything else that can
-/// move answers (links, addresses, rules, an overrun, a router's neighbour state) empties the
-/// book (`forgetAll`). Silent changes (a route's expiry) are asked again by their own timer.
+/// cover (an IPv4 route message leaves every IPv6 answer in place), `forget(family:)` every
+/// answer of a family whose addresses moved, and anything else that can move answers (links,
+/// rules, an overrun, a router's neighbour state) empties the book (`forgetAll`). Silent changes
+/// (a route's expiry) are asked again by their own timer.
 package struct AnswerBook {
     private var answers: [RouteQuestion: RouteAnswer] = [:]
     /// What `forget` takes out, kept between turns for its storage.
@@ -51,6 +52,14 @@ package struct AnswerBook {
         // kept between turns, so a turn allocates nothing for it.
         moved.removeAll(keepingCapacity: true)
         for question in answers.keys where changes.affects(question) { moved.append(question) }
+        for question in moved { answers[question] = nil }
+    }
+
+    /// Takes out every answer of `family`: its addresses moved.
+    package mutating func forget(family: IPAddress.Family) {
+        guard !answers.isEmpty else { return }
+        moved.removeAll(keepingCapacity: true)
+        for question in answers.keys where question.family == family { moved.append(question) }
         for question in moved { answers[question] = nil }
     }
 

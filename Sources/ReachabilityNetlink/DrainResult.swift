@@ -4,6 +4,12 @@ import ReachabilityModel
 package struct DrainResult: Sendable, Equatable {
     /// A link or address object was added, changed or removed in the caches.
     package var linksOrAddressesChanged = false
+    /// What of it moved, as the caches' change callbacks saw it: a link's state (`linksMoved`),
+    /// or addresses of either family. All false with `linksOrAddressesChanged` when only values
+    /// no path reads changed (statistics, lifetimes).
+    package var linksMoved = false
+    package var ipv4AddressesMoved = false
+    package var ipv6AddressesMoved = false
     /// A captive-portal announcement was shown, replaced or dropped (an RA's, networkd's, or one
     /// the pacing held back): links change without a message of theirs, so the engine makes its
     /// snapshot afresh rather than from the links the caches touched.
@@ -69,6 +75,9 @@ package struct DrainResult: Sendable, Equatable {
     package mutating func formUnion(_ later: DrainResult) {
         linksOrAddressesChanged = linksOrAddressesChanged || later.linksOrAddressesChanged
         announcementsMoved = announcementsMoved || later.announcementsMoved
+        linksMoved = linksMoved || later.linksMoved
+        ipv4AddressesMoved = ipv4AddressesMoved || later.ipv4AddressesMoved
+        ipv6AddressesMoved = ipv6AddressesMoved || later.ipv6AddressesMoved
         routesChanged = routesChanged || later.routesChanged
         routeChanges.formUnion(later.routeChanges)
         deletions += later.deletions

@@ -150,13 +150,17 @@ package final class KernelEventSocket {
             guard let context else { return }
             let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
             inbox.result.linksOrAddressesChanged = true
-            inbox.tables.linkChanged(old: old, new: new)
+            if inbox.tables.linkChanged(old: old, new: new) { inbox.result.linksMoved = true }
         }
         let addressChanged: change_func_v2_t = { _, old, new, _, _, context in
             guard let context else { return }
             let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
             inbox.result.linksOrAddressesChanged = true
-            inbox.tables.addressChanged(old: old, new: new)
+            switch inbox.tables.addressChanged(old: old, new: new) {
+            case .ipv4: inbox.result.ipv4AddressesMoved = true
+            case .ipv6: inbox.result.ipv6AddressesMoved = true
+            case nil: break
+            }
         }
         do {
             try SetupFaults.trip(.eventManager)

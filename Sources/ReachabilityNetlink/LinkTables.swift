@@ -72,26 +72,31 @@ package struct LinkTables {
     // MARK: - Changed by libnl's callbacks
 
     /// libnl added (`old` nil), changed, or removed (`new` nil) a link object.
-    mutating func linkChanged(old: OpaquePointer?, new: OpaquePointer?) {
+    /// - Returns: whether a link moved (not only a value no path reads).
+    @discardableResult
+    mutating func linkChanged(old: OpaquePointer?, new: OpaquePointer?) -> Bool {
         if let old, new == nil, let (index, isBridge) = Self.linkIdentity(of: old) {
             if isBridge { bridges[index] = nil } else { links[index] = nil }
             touch(index, addresses: false)
-            return
+            return true
         }
-        guard let new, let (index, isBridge) = Self.linkIdentity(of: new) else { return }
+        guard let new, let (index, isBridge) = Self.linkIdentity(of: new) else { return false }
         // An attribute we do not read (statistics, MTU, ...): nothing moved, and no value is made.
-        if let old, Self.linkIdentity(of: old) != nil, Self.sameValues(old, new) { return }
+        if let old, Self.linkIdentity(of: old) != nil, Self.sameValues(old, new) { return false }
         let state = Self.linkState(of: new, index: index)
         if isBridge { bridges[index] = state } else { links[index] = state }
         touch(index, addresses: false)
+        return true
     }
 
     /// libnl added (`old` nil), changed, or removed (`new` nil) an address object. libnl moves a
     /// changed object to the end of its cache; so does this list.
-    mutating func addressChanged(old: OpaquePointer?, new: OpaquePointer?) {
+    /// - Returns: the family of the address that moved; nil when nothing a path reads did.
+    @discardableResult
+    mutating func addressChanged(old: OpaquePointer?, new: OpaquePointer?) -> IPAddress.Family? {
         let before = old.flatMap(Self.address(from:))
         let after = new.flatMap(Self.address(from:))
-        guard before != after else { return }  // lifetimes, flags, labels: nothing a path reads
+        guard before != after else { return nil }  // lifetimes, flags, labels: nothing a path reads
         if let before, let position = addresses.firstIndex(of: before) {
             addresses.remove(at: position)
             touch(before.interfaceIndex, addresses: true)
@@ -100,6 +105,7 @@ package struct LinkTables {
             addresses.append(after)
             touch(after.interfaceIndex, addresses: true)
         }
+        return (after ?? before)?.address.family
     }
 
     private mutating func touch(_ index: Int, addresses: Bool) {

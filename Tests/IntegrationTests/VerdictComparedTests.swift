@@ -25,6 +25,8 @@ final class VerdictComparedTests: XCTestCase {
             }
             settle(watched.monitor, watched.queue)
             XCTAssertEqual(engine.currentCounters.unmovedVerdicts - before.unmovedVerdicts, 1, "one monitor, one verdict")
+            XCTAssertEqual(engine.currentCounters.lookups - before.lookups, 1,
+                           "an IPv4 address moves no IPv6 answer: only the IPv4 default route is asked again")
             XCTAssertEqual(watched.paths.count, delivered, "nothing a path shows moved: \(watched.paths.all)")
 
             // The route moves: the verdict does, and the path is delivered.
