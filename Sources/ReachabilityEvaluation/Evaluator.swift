@@ -126,6 +126,15 @@ package enum Evaluator {
 
     /// The verdict for a target whose questions were answered (in the order `questions` gave them).
     package static func verdict(for target: MonitorTarget, answers: [RouteAnswer], in snapshot: KernelSnapshot) -> RouteVerdict {
+        let byMetric = !target.isHostName
+        var folded: RouteVerdict?
+        for answer in answers { folded = RouteVerdict.better(folded, verdict(for: answer, in: snapshot), byMetric: byMetric) }
+        return verdict(for: target, folded: folded, answered: !answers.isEmpty, in: snapshot)
+    }
+
+    /// The verdict for a target from the best of its answers' verdicts (nil: none).
+    private static func verdict(for target: MonitorTarget, folded: RouteVerdict?, answered: Bool,
+                                in snapshot: KernelSnapshot) -> RouteVerdict {
         switch target {
         case .pair(let local?, nil):
             // Only a local address: reachable while the host holds it, as the route to it would be `local`.
@@ -135,15 +144,11 @@ package enum Evaluator {
             return RouteVerdict(flags: [.reachable, .isLocalAddress, .isDirect], reason: nil, interfaceIndex: holder.interfaceIndex, gateways: [])
         case .pair(let local?, _) where !snapshot.owns(local):
             return .unsatisfied(.localAddressUnavailable)
-        case .general(let filter) where !filter.isEmpty && answers.isEmpty:
+        case .general(let filter) where !filter.isEmpty && !answered:
             return .unsatisfied(.requiredInterfaceUnavailable)
         default:
             break
         }
-        let byMetric: Bool
-        if case .host = target { byMetric = false } else { byMetric = true }
-        var folded: RouteVerdict?
-        for answer in answers { folded = RouteVerdict.better(folded, verdict(for: answer, in: snapshot), byMetric: byMetric) }
         let best = folded ?? .noRoute
         if case .general(let filter) = target, !filter.isEmpty, best.rank == 0 {
             return RouteVerdict(flags: best.flags, reason: .requiredInterfaceUnavailable, interfaceIndex: best.interfaceIndex,
@@ -304,11 +309,16 @@ package enum Evaluator {
                                 in snapshot: KernelSnapshot) -> TargetVerdict {
         var folded: TargetVerdict
         if let questions {
-            folded = TargetVerdict(best: verdict(for: target, answers: answers, in: snapshot))
+            // Each answer's verdict once, folded into the best of all and the best of its family.
+            let byMetric = !target.isHostName
+            var best: RouteVerdict?
+            folded = TargetVerdict(best: .noRoute)
             for (question, answer) in zip(questions, answers) {
-                folded[family: question.family] = RouteVerdict.better(folded[family: question.family],
-                                                                      verdict(for: answer, in: snapshot))
+                let candidate = verdict(for: answer, in: snapshot)
+                best = RouteVerdict.better(best, candidate, byMetric: byMetric)
+                folded[family: question.family] = RouteVerdict.better(folded[family: question.family], candidate)
             }
+            folded.best = verdict(for: target, folded: best, answered: !answers.isEmpty, in: snapshot)
         } else if case .pair = target {
             folded = TargetVerdict(best: .unsatisfied(.localAddressUnavailable))
         } else {

@@ -32,6 +32,13 @@ package enum MonitorTarget: Sendable, Hashable, CustomStringConvertible {
     /// A validated host name; every address it resolves to is evaluated, the best one wins.
     case host(String)
 
+    /// Whether it is a host name: its addresses' verdicts are ranked in the resolver's order,
+    /// not by route metric.
+    package var isHostName: Bool {
+        if case .host = self { return true }
+        return false
+    }
+
     /// The target as the command prints it: the address as given, `*` for the general path.
     package var description: String {
         switch self {
