@@ -324,8 +324,10 @@ package final class KernelEventSocket {
         var addressesMoved = false
         for touch in touched {
             let link = inbox.tables.link(touch.index)
-            addressesMoved = addressesMoved || touch.addresses || (link == nil) != (snapshot.links[touch.index] == nil)
-            snapshot.links[touch.index] = link
+            let cameOrWent = (link == nil) != (snapshot.links[touch.index] == nil)
+            addressesMoved = addressesMoved || touch.addresses || cameOrWent
+            // Only its addresses moved: the snapshot's link, with the traits read for it, stands.
+            if touch.link || cameOrWent { snapshot.links[touch.index] = link }
         }
         inbox.captivePortals.apply(to: &snapshot.links)
         guard addressesMoved else { return }

@@ -75,8 +75,19 @@ package final class LinkInspector {
             inspect(&links[index]!, routable: nil, addresses: addresses)
         }
         for touch in touched where links[touch.index] != nil {
+            // Only its addresses moved: its traits stand, and so does its quality unless it
+            // started or stopped carrying traffic (a Wi-Fi link's is measured every time).
+            if !touch.link, let record = qualities[touch.index], !links[touch.index]!.traits.isWiFi,
+               record.state.carriesTraffic == Self.carriesTraffic(touch.index, addresses: addresses) {
+                continue
+            }
             inspect(&links[touch.index]!, routable: nil, addresses: addresses)
         }
+    }
+
+    /// Whether link `index` holds an address that reaches beyond it.
+    private static func carriesTraffic(_ index: Int, addresses: [InterfaceAddress]) -> Bool {
+        addresses.contains { $0.interfaceIndex == index && $0.reachesBeyondLink }
     }
 
     /// One link's traits, from the cache unless its name or kind changed, and its quality.
@@ -94,8 +105,7 @@ package final class LinkInspector {
             traits = fresh
         }
         let index = link.index
-        let carriesTraffic = routable?.contains(index)
-            ?? addresses.contains { $0.interfaceIndex == index && $0.reachesBeyondLink }
+        let carriesTraffic = routable?.contains(index) ?? Self.carriesTraffic(index, addresses: addresses)
         traits.linkQuality = measuredQuality(of: link, traits: traits, carriesTraffic: carriesTraffic)
         if link.traits != traits { link.traits = traits }
     }

@@ -24,8 +24,10 @@ package struct LinkTables {
     /// A link whose state, or whose addresses, moved.
     package struct Touch: Sendable, Equatable {
         package var index: Int
-        /// Whether one of its addresses came, went or changed (else only the link object did).
+        /// Whether one of its addresses came, went or changed.
         package var addresses: Bool
+        /// Whether the link object itself moved (else only its addresses did).
+        package var link: Bool
     }
 
     init() {}
@@ -77,7 +79,7 @@ package struct LinkTables {
     mutating func linkChanged(old: OpaquePointer?, new: OpaquePointer?) -> Bool {
         if let old, new == nil, let (index, isBridge) = Self.linkIdentity(of: old) {
             if isBridge { bridges[index] = nil } else { links[index] = nil }
-            touch(index, addresses: false)
+            touch(index, addresses: false, link: true)
             return true
         }
         guard let new, let (index, isBridge) = Self.linkIdentity(of: new) else { return false }
@@ -85,7 +87,7 @@ package struct LinkTables {
         if let old, Self.linkIdentity(of: old) != nil, Self.sameValues(old, new) { return false }
         let state = Self.linkState(of: new, index: index)
         if isBridge { bridges[index] = state } else { links[index] = state }
-        touch(index, addresses: false)
+        touch(index, addresses: false, link: true)
         return true
     }
 
@@ -99,20 +101,21 @@ package struct LinkTables {
         guard before != after else { return nil }  // lifetimes, flags, labels: nothing a path reads
         if let before, let position = addresses.firstIndex(of: before) {
             addresses.remove(at: position)
-            touch(before.interfaceIndex, addresses: true)
+            touch(before.interfaceIndex, addresses: true, link: false)
         }
         if let after {
             addresses.append(after)
-            touch(after.interfaceIndex, addresses: true)
+            touch(after.interfaceIndex, addresses: true, link: false)
         }
         return (after ?? before)?.address.family
     }
 
-    private mutating func touch(_ index: Int, addresses: Bool) {
+    private mutating func touch(_ index: Int, addresses: Bool, link: Bool) {
         if let position = touched.firstIndex(where: { $0.index == index }) {
             touched[position].addresses = touched[position].addresses || addresses
+            touched[position].link = touched[position].link || link
         } else {
-            touched.append(Touch(index: index, addresses: addresses))
+            touched.append(Touch(index: index, addresses: addresses, link: link))
         }
     }
 
