@@ -29,7 +29,8 @@ package struct DrainResult: Sendable, Equatable {
 
     /// The drain held a single route deletion and nothing else that moves routes.
     package var isSingleRouteDeletion: Bool { deletions == 1 && routeMessages == 1 && !linksOrAddressesChanged }
-    /// The last route deletion read (the only one when `isSingleRouteDeletion`); nil when none,
+    /// The route deletion of a drain that may be `isSingleRouteDeletion` (read only when it is
+    /// the drain's first route message, with no link or address moved before it); nil otherwise,
     /// or when it could not be read.
     package var deletedRoute: DeletedRoute?
     /// The request of the first message a process caused (`NetlinkRequest`), and whether a

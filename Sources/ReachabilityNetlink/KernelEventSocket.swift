@@ -101,7 +101,10 @@ package final class KernelEventSocket {
             case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
                 inbox.result.routesChanged = true
                 inbox.result.routeMessages += 1
-                if Int32(header.pointee.nlmsg_type) == Int32(RTM_DELROUTE) {
+                // A deletion is read only where it is used: a drain of this one route message
+                // (`isSingleRouteDeletion`), which is then its first message that moves routes.
+                if Int32(header.pointee.nlmsg_type) == Int32(RTM_DELROUTE),
+                   inbox.result.routeMessages == 1, !inbox.result.linksOrAddressesChanged {
                     let payload = UnsafeRawBufferPointer(start: nlmsg_data(header), count: Int(nlmsg_datalen(header)))
                     inbox.result.deletedRoute = RouteMessageParser.deletedRoute(fromPayload: payload)
                     if header.pointee.nlmsg_pid != 0 {
