@@ -180,8 +180,7 @@ package struct EvaluationPass {
     /// `verdict` as compared from one turn to the next: equal stamps, equal paths. nil for a host
     /// name (its path holds its resolution too) and for a verdict that does not fit `PathVerdict`.
     package func stamp(of verdict: TargetVerdict, for target: MonitorTarget) -> PathVerdict? {
-        if case .host = target { return nil }
-        return PathVerdict(verdict, epoch: epoch)
+        target.isHostName ? nil : PathVerdict(verdict, epoch: epoch)
     }
 
     /// The path of `target` from its `verdict`.

@@ -80,14 +80,6 @@ package enum Evaluator {
         return .destination(RouteRequest(destination: destination, source: sameFamilySource, outputInterface: outputInterface))
     }
 
-    /// The verdict for a target whose questions were answered (in the order `questions` gave them).
-    package static func verdict(for target: MonitorTarget, answers: [RouteAnswer], in snapshot: KernelSnapshot) -> RouteVerdict {
-        let byMetric = !target.isHostName
-        var folded: RouteVerdict?
-        for answer in answers { folded = RouteVerdict.better(folded, verdict(for: answer, in: snapshot), byMetric: byMetric) }
-        return verdict(for: target, folded: folded, answered: !answers.isEmpty, in: snapshot)
-    }
-
     /// The verdict for a target from the best of its answers' verdicts (nil: none).
     private static func verdict(for target: MonitorTarget, folded: RouteVerdict?, answered: Bool,
                                 in snapshot: KernelSnapshot) -> RouteVerdict {

@@ -270,8 +270,8 @@ final class EvaluatorTests: XCTestCase {
             XCTAssertEqual(path.flags, [], "\(target)")
             XCTAssertEqual(path.status, .unsatisfied, "\(target)")
             XCTAssertEqual(path.unsatisfiedReason, .localAddressUnavailable, "\(target)")
-            XCTAssertEqual(Evaluator.verdict(for: target, answers: [F.route(dev: 2)], in: Self.snapshotWithEth0).reason,
-                           .localAddressUnavailable, "\(target)")
+            XCTAssertEqual(Evaluator.verdict(for: target, questions: [.defaultRoute(.ipv4)], answers: [F.route(dev: 2)],
+                                             in: Self.snapshotWithEth0).best.reason, .localAddressUnavailable, "\(target)")
         }
     }
 
