@@ -44,11 +44,16 @@ final class CaptivePortalAPILifecycleTests: XCTestCase {
             }
             defer { monitors.forEach { $0.cancel() } }
             XCTAssertTrue(portal.wait(until: "all 1000 are portal with the API's URL") { Set($0).count == 1000 })
-            XCTAssertEqual(api.requests, 1, "one API fetch for 1000 monitors")
             XCTAssertEqual(api.tls.requests, 0, "no probe configured, none sent")
             try waitUntil("the next schedule's fetch") { api.requests >= 2 }
             Thread.sleep(forTimeInterval: 1)  // well inside the next backoff (10 s): no other fetch may come
-            XCTAssertEqual(api.requests, 2, "one API fetch per schedule")
+            // Gaps, not a count: on a loaded machine the 1000 may take longer than the first
+            // schedule, and the second fetch is then in before they all are portal.
+            let times = api.requestTimes
+            let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+            XCTAssertFalse(gaps.isEmpty, "the server recorded when it read: \(times)")
+            // A timer never fires early; 50 ms is the server's own scheduling.
+            XCTAssertEqual(gaps.filter { $0 < 5 - 0.05 }, [], "one API fetch per schedule for 1000 monitors: \(gaps)")
             XCTAssertEqual(portal.count, 1000, "the same answer again is not redelivered")
         }
     }

@@ -92,7 +92,7 @@ final class CrossNamespaceLoopTests: XCTestCase {
                 }
                 // And everything stops cleanly: with the monitors gone, both loops end
                 try waitUntil("both engines' loop threads ended") {
-                    ProcessResources.threads(named: LoopThread.name) <= threadsBefore
+                    ProcessResources.threads(named: LoopThread.name, startedSince: threadsBefore).isEmpty
                 }
             }
         }

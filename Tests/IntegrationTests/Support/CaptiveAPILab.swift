@@ -48,6 +48,12 @@ final class CaptiveAPILab: @unchecked Sendable {  // `let`s only, and a Process 
     var requests: Int { Int(read("requests")) ?? -1 }
     var accept: String { read("accept") }
 
+    /// When the server read each request so far, in seconds of CLOCK_MONOTONIC (one clock for
+    /// every namespace), in order.
+    var requestTimes: [Double] {
+        read("requests-times").split(separator: "\n").compactMap { Double($0) }
+    }
+
     /// A general monitor of the client namespace that reads the networkd fixture root.
     func monitor() throws -> PathMonitor {
         try tls.lab.client.generalMonitor(policy: InterfacePolicy(sysfsRoot: nil, networkdLinksRoot: networkdRoot))
