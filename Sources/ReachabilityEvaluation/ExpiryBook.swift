@@ -40,14 +40,11 @@ package struct ExpiryBook {
 
     /// The earliest moment something is due, if anything is.
     package var nextDue: UInt64? {
-        let deadline = deadlines.values.min()
-        let refresh = refreshes.values.lazy.map(\.next).min()
-        switch (deadline, refresh) {
-        case (let a?, let b?): return min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b?): return b
-        case (nil, nil): return nil
-        }
+        // Asked every turn, nearly always of empty tables: a loop, not a key path a turn.
+        var due: UInt64?
+        for deadline in deadlines.values where deadline < due ?? .max { due = deadline }
+        for refresh in refreshes.values where refresh.next < due ?? .max { due = refresh.next }
+        return due
     }
 
     /// Every router whose neighbour state can move an answer held.

@@ -301,7 +301,13 @@ extension NetworkPath {
     package func sharesStorage(with other: NetworkPath) -> Bool { storage === other.storage }
 
     public static func == (lhs: NetworkPath, rhs: NetworkPath) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        if lhs.storage === rhs.storage { return true }
+        let left = lhs.storage, right = rhs.storage
+        // What tells a moved path from the last, read in place first: comparing the whole fields
+        // copies both out of their boxes, a dozen references counted up and down.
+        guard left.fields.status == right.fields.status, left.fields.flags == right.fields.flags,
+              left.fields.connectivity == right.fields.connectivity else { return false }
+        return left.fields == right.fields
     }
 
     public func hash(into hasher: inout Hasher) {

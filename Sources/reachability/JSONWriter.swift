@@ -57,14 +57,35 @@ struct JSONWriter: ByteSink {
         count += 1
     }
 
-    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard count + bytes.count <= buffer.count else { overflowed = true; return }
-        UnsafeMutableRawBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).copyMemory(from: bytes)
+    /// Whether `length` more bytes fit; marks the writer overflowed when not. One check for a
+    /// key, a literal or a string, then plain stores.
+    private mutating func fits(_ length: Int) -> Bool {
+        if count + length <= buffer.count { return true }
+        overflowed = true
+        return false
+    }
+
+    /// Stores `byte` where `fits` made room.
+    private mutating func store(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    /// Stores `bytes` where `fits` made room.
+    private mutating func store(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (buffer.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
     }
 
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard fits(bytes.count) else { return }
+        store(bytes)
+    }
+
     private mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+        guard fits(literal.utf8CodeUnitCount) else { return }
+        store(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     mutating func beginObject() { separate(); append(UInt8(ascii: "{")); needsComma = false }
@@ -74,11 +95,13 @@ struct JSONWriter: ByteSink {
 
     /// An object's key; the next call writes its value.
     mutating func key(_ name: StaticString) {
-        separate()
-        append(UInt8(ascii: "\""))
-        append(name)
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        let length = name.utf8CodeUnitCount
+        guard fits(length + 4) else { return }
+        if needsComma { store(UInt8(ascii: ",")) }
+        store(UInt8(ascii: "\""))
+        store(UnsafeRawBufferPointer(start: name.utf8Start, count: length))
+        store(UInt8(ascii: "\""))
+        store(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -94,16 +117,22 @@ struct JSONWriter: ByteSink {
         guard var value else { return null() }
         separate()
         value.withUTF8 { utf8 in
-            // Nearly every string of a record (names, flags) needs no escape: copied whole.
-            if utf8.contains(where: Self.needsEscape) {
-                var escaped: [UInt8] = []
-                Self.appendString(String(decoding: utf8, as: UTF8.self), to: &escaped)
-                escaped.withUnsafeBytes { append($0) }
-            } else {
-                append(UInt8(ascii: "\""))
-                append(UnsafeRawBufferPointer(utf8))
-                append(UInt8(ascii: "\""))
+            // Nearly every string of a record (names, flags) needs no escape: copied whole,
+            // checked as it is copied.
+            guard fits(utf8.count + 2) else { return }
+            let start = count
+            store(UInt8(ascii: "\""))
+            for byte in utf8 {
+                if Self.needsEscape(byte) {
+                    count = start
+                    var escaped: [UInt8] = []
+                    Self.appendString(String(decoding: utf8, as: UTF8.self), to: &escaped)
+                    escaped.withUnsafeBytes { append($0) }
+                    return
+                }
+                store(byte)
             }
+            store(UInt8(ascii: "\""))
         }
         needsComma = true
     }

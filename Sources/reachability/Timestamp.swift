@@ -31,28 +31,27 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
         var clock = time_t(seconds)
         var fields = tm()
         gmtime_r(&clock, &fields)
-        Self.append(Int(fields.tm_year) + 1900, width: 4, then: "-", to: &out)
-        Self.append(Int(fields.tm_mon) + 1, width: 2, then: "-", to: &out)
-        Self.append(Int(fields.tm_mday), width: 2, then: "T", to: &out)
-        Self.append(Int(fields.tm_hour), width: 2, then: ":", to: &out)
-        Self.append(Int(fields.tm_min), width: 2, then: ":", to: &out)
-        Self.append(Int(fields.tm_sec), width: 2, then: ".", to: &out)
-        Self.append(microseconds, width: 6, then: "Z", to: &out)
+        Self.append(Int(fields.tm_year) + 1900, digits: 4, then: "-", to: &out)
+        Self.append(Int(fields.tm_mon) + 1, digits: 2, then: "-", to: &out)
+        Self.append(Int(fields.tm_mday), digits: 2, then: "T", to: &out)
+        Self.append(Int(fields.tm_hour), digits: 2, then: ":", to: &out)
+        Self.append(Int(fields.tm_min), digits: 2, then: ":", to: &out)
+        Self.append(Int(fields.tm_sec), digits: 2, then: ".", to: &out)
+        Self.append(microseconds, digits: 6, then: "Z", to: &out)
     }
 
-    /// `number` in decimal with leading zeros up to `width` digits, then `separator`.
-    private static func append(_ number: Int, width: Int, then separator: Unicode.Scalar, to out: inout some ByteSink) {
-        var divisor = 1
-        var digits = 1
-        while digits < width || number / divisor >= 10 {
-            divisor *= 10
-            digits += 1
-        }
-        var rest = number
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+    /// The last `digits` decimal digits of `number` (not negative), leading zeros kept, then
+    /// `separator`. A fixed count, so every digit is one store and no width is searched for: a
+    /// year past 9999 is not a moment a record is printed at.
+    private static func append(_ number: Int, digits: Int, then separator: Unicode.Scalar, to out: inout some ByteSink) {
+        var text: (UInt64, UInt64) = (0, 0)  // 6 digits at most
+        withUnsafeMutableBytes(of: &text) { buffer in
+            var rest = number
+            for index in stride(from: digits - 1, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            for index in 0..<digits { out.append(buffer[index]) }
         }
         out.append(UInt8(ascii: separator))
     }
