@@ -180,7 +180,11 @@ package enum Evaluator {
         let best = verdict.best
         let pathStatus: NetworkPath.Status = ReachabilityStatus(flags: best.flags).isReachable ? .satisfied : .unsatisfied
         let link = best.interfaceIndex.flatMap { snapshot.links[$0] }
-        let interface = link.map(InterfaceClassifier.interface(for:))
+        // The pass classified every available link once already (`available`); only a link
+        // outside that list (loopback, link-local only) is classified here.
+        let interface = link.map { link in
+            available?.first(where: { $0.index == link.index }) ?? InterfaceClassifier.interface(for: link)
+        }
         var path = NetworkPath(
             status: pathStatus,
             unsatisfiedReason: pathStatus == .satisfied ? nil : (best.reason ?? .noRoute),

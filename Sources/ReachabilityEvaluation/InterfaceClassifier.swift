@@ -39,8 +39,13 @@ package enum InterfaceClassifier {
 
     /// Cellular, Bluetooth PAN, USB tethering to a phone, or named by the configuration.
     package static func isExpensive(_ link: LinkState) -> Bool {
+        isExpensive(link, type: type(of: link))
+    }
+
+    /// `isExpensive` of a link already classified as `type`.
+    static func isExpensive(_ link: LinkState, type: NetworkInterface.InterfaceType) -> Bool {
         let traits = link.traits
-        if traits.isConfiguredExpensive || type(of: link) == .cellular { return true }
+        if traits.isConfiguredExpensive || type == .cellular { return true }
         if traits.deviceType == "bluetooth" || traits.driver == "bnep" { return true }
         guard let driver = traits.driver else { return false }
         if phoneTetheringDrivers.contains(driver) { return true }
@@ -59,7 +64,7 @@ package enum InterfaceClassifier {
 
     package static func interface(for link: LinkState) -> NetworkInterface {
         let type = type(of: link)
-        return NetworkInterface(name: link.name, index: link.index, type: type, isExpensive: isExpensive(link),
+        return NetworkInterface(name: link.name, index: link.index, type: type, isExpensive: isExpensive(link, type: type),
                          isConstrained: link.traits.isConfiguredConstrained || link.traits.isConfiguredUltraConstrained,
                          kind: link.kind, isUltraConstrained: link.traits.isConfiguredUltraConstrained,
                          linkQuality: linkQuality(of: link, type: type))
