@@ -5,38 +5,6 @@ import CNetlink
 import Glibc
 #endif
 
-/// The destination prefix of an RTM_NEWROUTE/RTM_DELROUTE message (no RTA_DST: the default route).
-///
-/// - Returns: nil for a family other than IPv4 and IPv6, or a message too short to read.
-private func routePrefix(of header: UnsafeMutablePointer<nlmsghdr>) -> RoutePrefix? {
-    guard header.pointee.nlmsg_len >= UInt32(MemoryLayout<nlmsghdr>.size + MemoryLayout<rtmsg>.size),
-          let payload = nlmsg_data(header) else { return nil }
-    let route = payload.loadUnaligned(as: rtmsg.self)
-    let family: IPAddress.Family
-    switch Int32(route.rtm_family) {
-    case AF_INET: family = .ipv4
-    case AF_INET6: family = .ipv6
-    default: return nil
-    }
-    var bytes = UnsafeRawBufferPointer(start: nil, count: 0)  // no RTA_DST: zeros
-    if let attribute = nlmsg_find_attr(header, Int32(MemoryLayout<rtmsg>.size), Int32(RTA_DST.rawValue)),
-       let data = nla_data(attribute) {
-        bytes = UnsafeRawBufferPointer(start: data, count: min(Int(nla_len(attribute)), family.byteCount))
-    }
-    return RoutePrefix(family: family, bytes: bytes, length: Int(route.rtm_dst_len))
-}
-
-/// Counters the C callbacks write while `nl_cache_mngr_data_ready` runs on the engine's loop.
-///
-/// Passed to libnl unretained: `KernelEventSocket` holds it for longer than the manager lives.
-private final class CallbackInbox {
-    var result = DrainResult()
-    let captivePortals = CaptivePortalAnnouncements()
-    var neighbours = NeighbourFilter()
-    /// The caches' links and addresses, changed by libnl's change callbacks as it applies each message.
-    var tables = LinkTables()
-}
-
 /// The engine's event socket: libnl's cache manager holding links and addresses, on a socket the
 /// engine owns, which also joins the route and rule groups as a wake-up.
 ///
@@ -49,7 +17,8 @@ package final class KernelEventSocket {
     private let manager: OpaquePointer
     private let linkCache: OpaquePointer
     private let addressCache: OpaquePointer
-    private let inbox = CallbackInbox()
+    private let inbox = EventInbox()
+    private let datagrams = EventDatagrams(size: KernelEventSocket.messageBufferSize)
 
     /// The receive buffer asked for: at 4 MiB a burst of tens of thousands of route events fits
     /// before ENOBUFS. Capped by `net.core.rmem_max` unless the process may force it.
@@ -81,68 +50,15 @@ package final class KernelEventSocket {
             throw .noMemory("nl_cache_mngr_alloc")
         }
         let context = Unmanaged.passUnretained(inbox).toOpaque()
+        // Every message that reaches libnl passes here first (`drain` notes the rest itself).
         nl_socket_modify_cb(socket, NL_CB_MSG_IN, NL_CB_CUSTOM, { message, context in
             guard let message, let context else { return Int32(NL_SKIP.rawValue) }
-            let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
+            let inbox = Unmanaged<EventInbox>.fromOpaque(context).takeUnretainedValue()
             guard let sender = nlmsg_get_src(message), sender.pointee.nl_pid == 0 else {
                 inbox.result.forgedDropped += 1
                 return Int32(NL_SKIP.rawValue)
             }
-            inbox.result.messages += 1
-            let header = nlmsg_hdr(message)!
-            inbox.result.noteRequest(port: header.pointee.nlmsg_pid, sequence: header.pointee.nlmsg_seq)
-            switch Int32(header.pointee.nlmsg_type) {
-            case Int32(RTM_DELROUTE), Int32(RTM_DELADDR), Int32(RTM_DELLINK), Int32(RTM_DELRULE), Int32(RTM_DELNEXTHOP):
-                inbox.result.deletions += 1
-            default:
-                break
-            }
-            switch Int32(header.pointee.nlmsg_type) {
-            case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
-                inbox.result.routesChanged = true
-                inbox.result.routeMessages += 1
-                // A deletion is read only where it is used: a drain of this one route message
-                // (`isSingleRouteDeletion`), which is then its first message that moves routes.
-                if Int32(header.pointee.nlmsg_type) == Int32(RTM_DELROUTE),
-                   inbox.result.routeMessages == 1, !inbox.result.linksOrAddressesChanged {
-                    let payload = UnsafeRawBufferPointer(start: nlmsg_data(header), count: Int(nlmsg_datalen(header)))
-                    inbox.result.deletedRoute = RouteMessageParser.deletedRoute(fromPayload: payload)
-                    if header.pointee.nlmsg_pid != 0 {
-                        inbox.result.deletedRoute?.request = NetlinkRequest(port: header.pointee.nlmsg_pid,
-                                                                             sequence: header.pointee.nlmsg_seq)
-                    }
-                }
-                if let prefix = routePrefix(of: header) {
-                    inbox.result.routeChanges.note(prefix)
-                } else {
-                    inbox.result.routeChanges.isBroad = true
-                }
-            case Int32(RTM_NEWRULE), Int32(RTM_DELRULE), Int32(RTM_NEWNEXTHOP), Int32(RTM_DELNEXTHOP):
-                inbox.result.routesChanged = true
-                inbox.result.routeMessages += 1
-                inbox.result.routeChanges.isBroad = true
-            case Int32(RTM_NEWNEIGH), Int32(RTM_DELNEIGH):
-                // No cache takes them: the manager skips a type none of its caches handles.
-                let payload = UnsafeRawBufferPointer(start: nlmsg_data(header), count: Int(nlmsg_datalen(header)))
-                let deletion = Int32(header.pointee.nlmsg_type) == Int32(RTM_DELNEIGH)
-                if let router = inbox.neighbours.moved(isDeletion: deletion, payload: payload) {
-                    inbox.result.movedRouters.insert(router)
-                }
-            case Int32(RTM_NEWNDUSEROPT):
-                // A Router Advertisement's options; libnl has no cache for them. They carry the
-                // captive-portal API, and hint that a router refreshed routes without a message.
-                inbox.result.userOptions = true
-                let noted = inbox.captivePortals.note(header)
-                if noted.changed {
-                    inbox.result.linksOrAddressesChanged = true
-                    inbox.result.announcementsMoved = true
-                }
-                if let refusal = noted.refusal { inbox.result.noteRefusal(refusal) }
-                return Int32(NL_SKIP.rawValue)
-            default:
-                break
-            }
-            return Int32(NL_OK.rawValue)
+            return inbox.note(nlmsg_hdr(message)!) ? Int32(NL_OK.rawValue) : Int32(NL_SKIP.rawValue)
         }, context)
 
         var linkCache: OpaquePointer?
@@ -151,13 +67,13 @@ package final class KernelEventSocket {
         // by exactly what moved (docs: libnl's NL_ACT_NEW has no old object, NL_ACT_DEL no new one).
         let linkChanged: change_func_v2_t = { _, old, new, _, _, context in
             guard let context else { return }
-            let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
+            let inbox = Unmanaged<EventInbox>.fromOpaque(context).takeUnretainedValue()
             inbox.result.linksOrAddressesChanged = true
             if inbox.tables.linkChanged(old: old, new: new) { inbox.result.linksMoved = true }
         }
         let addressChanged: change_func_v2_t = { _, old, new, _, _, context in
             guard let context else { return }
-            let inbox = Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue()
+            let inbox = Unmanaged<EventInbox>.fromOpaque(context).takeUnretainedValue()
             inbox.result.linksOrAddressesChanged = true
             switch inbox.tables.addressChanged(old: old, new: new) {
             case .ipv4: inbox.result.ipv4AddressesMoved = true
@@ -188,6 +104,8 @@ package final class KernelEventSocket {
             nl_socket_free(socket)
             throw .noMemory("nl_cache_mngr_add")
         }
+        // From here on libnl reads only the datagrams `drain` hands it (the caches are filled).
+        EventDatagrams.installReceive(on: socket)
         // One recvmsg per message: libnl peeks at each message first to size its buffer, which
         // doubles the reads of every event. Event messages are a few KiB (a link notification
         // carries no VF list); a larger one is reported as truncated and handled as an overrun.
@@ -235,25 +153,55 @@ package final class KernelEventSocket {
 
     /// Reads until the socket is empty, applying link and address events to the caches.
     ///
-    /// After ENOBUFS libnl stops; we keep reading what is still queued, and report the overrun so
-    /// the engine refills the caches from fresh dumps.
+    /// A datagram of route, rule, nexthop, neighbour or RA-option messages is noted here alone;
+    /// one with a link or address message goes to libnl's manager, which applies it to its caches
+    /// (`EventDatagrams`). After ENOBUFS we keep reading what is still queued, and report the
+    /// overrun so the engine refills the caches from fresh dumps.
     package func drain() -> DrainResult {
         inbox.result = DrainResult()
-        // Bounded: each round empties what is queued; new events arriving meanwhile wake us again.
-        for _ in 0..<64 {
-            let processed = nl_cache_mngr_data_ready(manager)
-            // ENOBUFS comes back as NLE_NOMEM; a message larger than our buffer as NLE_MSG_TRUNC.
-            // Either way events were lost: refill from dumps.
-            if processed == -Int32(NLE_NOMEM) || processed == -Int32(NLE_MSG_TRUNC) {
+        let descriptor = nl_socket_get_fd(socket)
+        // Bounded: a socket that overflows again and again is refilled once the turn ends.
+        var overruns = 0
+        reading: while overruns < 64 {
+            switch datagrams.read(from: descriptor) {
+            case .empty, .failed:
+                break reading
+            case .overrun:
                 inbox.result.overrun = true
-                continue
+                overruns += 1
+            case .datagram(let length, let sender):
+                take(length, from: sender)
             }
-            break
         }
         // Handed over, not shared: the engine then changes it in place without copying its storage.
         let result = inbox.result
         inbox.result = DrainResult()
         return result
+    }
+
+    /// Notes or applies the datagram just read.
+    private func take(_ length: Int, from sender: sockaddr_nl) {
+        var forLibnl = false
+        var messages = 0
+        datagrams.forEachMessage(in: length) { header in
+            messages += 1
+            if !EventInbox.isNoCacheType(header.pointee.nlmsg_type) { forLibnl = true }
+        }
+        // libnl checks no sender: a message of any other port than the kernel's is forged.
+        guard sender.nl_pid == 0 else {
+            inbox.result.forgedDropped += messages
+            return
+        }
+        guard forLibnl else {
+            datagrams.forEachMessage(in: length) { _ = inbox.note($0) }
+            return
+        }
+        let processed = datagrams.handOver(length: length, from: sender) { nl_cache_mngr_data_ready(manager) }
+        // ENOBUFS cannot come from a datagram handed over; an allocation that failed in libnl can,
+        // as NLE_NOMEM, and a message it could not read whole as NLE_MSG_TRUNC: refill from dumps.
+        if processed == -Int32(NLE_NOMEM) || processed == -Int32(NLE_MSG_TRUNC) {
+            inbox.result.overrun = true
+        }
     }
 
     /// Joins the neighbour group while `routers` is not empty and leaves it otherwise: no wake-up
@@ -283,11 +231,11 @@ package final class KernelEventSocket {
         let context = Unmanaged.passUnretained(inbox).toOpaque()
         nl_cache_foreach(linkCache, { object, context in
             guard let object, let context else { return }
-            Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().tables.walked(link: object)
+            Unmanaged<EventInbox>.fromOpaque(context).takeUnretainedValue().tables.walked(link: object)
         }, context)
         nl_cache_foreach(addressCache, { object, context in
             guard let object, let context else { return }
-            Unmanaged<CallbackInbox>.fromOpaque(context).takeUnretainedValue().tables.walked(address: object)
+            Unmanaged<EventInbox>.fromOpaque(context).takeUnretainedValue().tables.walked(address: object)
         }, context)
     }
 

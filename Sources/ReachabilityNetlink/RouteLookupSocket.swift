@@ -250,7 +250,7 @@ package final class RouteLookupSocket {
         kernel.nl_family = sa_family_t(AF_NETLINK)
         var vector = iovec(iov_base: buffer.baseAddress, iov_len: length)
         while true {
-            let sent = Self.withMessage(to: &kernel, vector: &vector) { sendmsg(descriptor, &$0, 0) }
+            let sent = NetlinkMessageHeader.with(peer: &kernel, vector: &vector) { sendmsg(descriptor, &$0, 0) }
             if sent == length { return nil }
             if sent >= 0 { return .failure(errno: EIO) }  // a datagram goes whole or not at all
             if errno != EINTR { return .failure(errno: errno == 0 ? EIO : errno) }
@@ -288,7 +288,7 @@ package final class RouteLookupSocket {
         var vector = iovec(iov_base: receiveBuffer.baseAddress, iov_len: receiveBuffer.count)
         while true {
             var truncated = false
-            let count = Self.withMessage(to: &peer, vector: &vector) { message in
+            let count = NetlinkMessageHeader.with(peer: &peer, vector: &vector) { message in
                 let count = recvmsg(descriptor, &message, Int32(MSG_TRUNC))
                 truncated = message.msg_flags & Int32(MSG_TRUNC) != 0
                 return count
@@ -299,22 +299,6 @@ package final class RouteLookupSocket {
             // SO_RCVTIMEO expired: EAGAIN.
             let timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
             return .failed(.failure(errno: timedOut ? ETIMEDOUT : EIO))
-        }
-    }
-
-    /// A `msghdr` naming `peer` (the kernel's address to send to, or where the sender's is read
-    /// into) with the one buffer `vector`, for `sendmsg` and `recvmsg`.
-    private static func withMessage(to peer: inout sockaddr_nl, vector: inout iovec,
-                                    _ body: (inout msghdr) -> Int) -> Int {
-        withUnsafeMutablePointer(to: &peer) { name in
-            withUnsafeMutablePointer(to: &vector) { vector in
-                var message = msghdr()
-                message.msg_name = UnsafeMutableRawPointer(name)
-                message.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
-                message.msg_iov = vector
-                message.msg_iovlen = 1
-                return body(&message)
-            }
         }
     }
 
