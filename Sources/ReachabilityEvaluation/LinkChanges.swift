@@ -35,7 +35,7 @@ package struct LinkChanges: Sendable, Equatable {
                 : !Self.holdSameAddresses(index, old.addresses, new.addresses)
             if addressesDiffer || old.links[index] != new.links[index] { changed.insert(index) }
         }
-        for index in new.links.keys where old.links[index] == nil {
+        for index in new.links.keys where !old.links.keys.contains(index) {
             changed.insert(index)
         }
         // Asked of the changed links alone: the lists of available links would cost a scan and

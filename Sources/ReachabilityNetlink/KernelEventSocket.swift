@@ -249,12 +249,12 @@ package final class KernelEventSocket {
         let tables = inbox.tables
         var snapshot = KernelSnapshot()
         snapshot.links = tables.links
-        for (index, bridge) in tables.bridges where snapshot.links[index] == nil {
+        for (index, bridge) in tables.bridges where !snapshot.links.keys.contains(index) {
             snapshot.links[index] = bridge
         }
         inbox.captivePortals.apply(to: &snapshot.links)
         snapshot.addresses.reserveCapacity(tables.addresses.count)
-        for address in tables.addresses where snapshot.links[address.interfaceIndex] != nil {
+        for address in tables.addresses where snapshot.links.keys.contains(address.interfaceIndex) {
             snapshot.addresses.append(address)
         }
         return snapshot
@@ -275,7 +275,7 @@ package final class KernelEventSocket {
         var addressesMoved = false
         for touch in touched {
             let link = inbox.tables.link(touch.index)
-            let cameOrWent = (link == nil) != (snapshot.links[touch.index] == nil)
+            let cameOrWent = (link != nil) != snapshot.links.keys.contains(touch.index)
             addressesMoved = addressesMoved || touch.addresses || cameOrWent
             // Only its addresses moved: the snapshot's link, with the traits read for it, stands.
             if touch.link || cameOrWent { snapshot.links[touch.index] = link }
@@ -283,7 +283,7 @@ package final class KernelEventSocket {
         inbox.captivePortals.apply(to: &snapshot.links)
         guard addressesMoved else { return }
         snapshot.addresses.removeAll(keepingCapacity: true)
-        for address in inbox.tables.addresses where snapshot.links[address.interfaceIndex] != nil {
+        for address in inbox.tables.addresses where snapshot.links.keys.contains(address.interfaceIndex) {
             snapshot.addresses.append(address)
         }
     }

@@ -44,11 +44,11 @@ package final class LinkInspector {
         // Runs on every link or address change: links that went away are dropped from the caches
         // only when there are some, and the links are updated through their positions, so
         // neither table is copied.
-        if cache.count > links.count || cache.keys.contains(where: { links[$0] == nil }) {
-            cache = cache.filter { links[$0.key] != nil }
+        if cache.count > links.count || cache.keys.contains(where: { !links.keys.contains($0) }) {
+            cache = cache.filter { links.keys.contains($0.key) }
         }
-        if qualities.count > links.count || qualities.keys.contains(where: { links[$0] == nil }) {
-            qualities = qualities.filter { links[$0.key] != nil }
+        if qualities.count > links.count || qualities.keys.contains(where: { !links.keys.contains($0) }) {
+            qualities = qualities.filter { links.keys.contains($0.key) }
         }
         // A set pays only with many addresses (a host of containers); a scan of a few allocates nothing.
         var routable: Set<Int>?
@@ -66,15 +66,15 @@ package final class LinkInspector {
     /// every Wi-Fi link (its signal moves without a message of the kernel's); a touched link gone
     /// is forgotten. The other links keep the traits they hold.
     package func inspect(_ links: inout [Int: LinkState], touched: [LinkTables.Touch], addresses: [InterfaceAddress]) {
-        for touch in touched where links[touch.index] == nil {
+        for touch in touched where !links.keys.contains(touch.index) {
             cache[touch.index] = nil
             qualities[touch.index] = nil
         }
         for (index, entry) in cache where entry.1.isWiFi {
-            guard !touched.contains(where: { $0.index == index }), links[index] != nil else { continue }
+            guard !touched.contains(where: { $0.index == index }), links.keys.contains(index) else { continue }
             inspect(&links[index]!, routable: nil, addresses: addresses)
         }
-        for touch in touched where links[touch.index] != nil {
+        for touch in touched where links.keys.contains(touch.index) {
             // Only its addresses moved: its traits stand, and so does its quality unless it
             // started or stopped carrying traffic (a Wi-Fi link's is measured every time).
             if !touch.link, let record = qualities[touch.index], !links[touch.index]!.traits.isWiFi,
