@@ -7,6 +7,18 @@ package enum RouteQuestion: Sendable, Hashable {
     /// covers would take; with an interface, the one leaving by it (`ip route get ... oif IF`).
     case defaultRoute(IPAddress.Family, outputInterface: Int? = nil)
 
+    /// One word for a default route's question, the request's words for a destination's: the
+    /// turn's tables (the pass's answers, the book, the expiries) are keyed by questions.
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .defaultRoute(let family, let outputInterface):
+            // Interface indexes are positive: nil and each index give distinct words.
+            hasher.combine(UInt64(UInt32(truncatingIfNeeded: outputInterface ?? 0)) << 2 | (family == .ipv4 ? 1 : 2))
+        case .destination(let request):
+            hasher.combine(request)
+        }
+    }
+
     package var family: IPAddress.Family {
         switch self {
         case .destination(let request): request.destination.family
