@@ -105,8 +105,12 @@ package final class CaptivePortalAnnouncements {
     /// When the earliest held change is due (`DispatchTime`'s nanoseconds), when the engine must
     /// arm a timer for it; nil when nothing is held or a timer is armed for that time or sooner.
     package func heldChangeDue() -> UInt64? {
-        let due = held.compactMap { index, change in paces[index]?.due(change) }.min()
-        guard let due, armed.map({ due < $0 }) ?? true else { return nil }
+        // Asked after every drain, nearly always with nothing held: a loop, no array.
+        var earliest: UInt64?
+        for (index, change) in held {
+            if let due = paces[index]?.due(change), due < earliest ?? .max { earliest = due }
+        }
+        guard let due = earliest, armed.map({ due < $0 }) ?? true else { return nil }
         armed = due
         return due
     }
