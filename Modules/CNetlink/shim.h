@@ -97,6 +97,17 @@ static inline int CNetlink_linkSpeed(int fd, const char *name, unsigned int *spe
 /// pidfd_open(2): a descriptor that becomes readable when the process exits (syscall is variadic).
 static inline int CNetlink_pidfdOpen(int pid) { return (int)syscall(434 /* SYS_pidfd_open */, pid, 0); }
 
+/// `struct mmsghdr` and `recvmmsg`, which glibc declares only under _GNU_SOURCE: several
+/// datagrams of the event socket in one system call (the kernel's layout: a `msghdr`, then the
+/// length received).
+struct CNetlink_mmsghdr {
+    struct msghdr msg_hdr;
+    unsigned int msg_len;
+};
+static inline int CNetlink_recvmmsg(int fd, struct CNetlink_mmsghdr *messages, unsigned int count, int flags) {
+    return (int)syscall(SYS_recvmmsg, fd, messages, count, flags, (void *)0);
+}
+
 // Function-like macros that Swift cannot import.
 static inline void *CNetlink_RTA_DATA(struct rtattr *rta) { return RTA_DATA(rta); }
 

@@ -12,40 +12,74 @@ import Glibc
 /// holds a link or address message goes to libnl's manager as before, through a receive function
 /// of ours (`nl_cb_overwrite_recv`) that hands it the datagram already read: the socket is read
 /// in one place, and ENOBUFS is seen there.
+///
+/// One `recvmmsg` reads up to two datagrams: a lone message, the common wake-up, is read and
+/// known to be alone in one system call, with no second read that meets EAGAIN.
 final class EventDatagrams {
     /// What one read found.
     enum Read {
-        /// A datagram of `length` bytes in `bytes`, from `sender`'s port (0: the kernel).
-        case datagram(length: Int, sender: sockaddr_nl)
+        /// `count` datagrams (`datagram(at:)`), fewer than `slotCount` when the socket is now empty.
+        case received(count: Int)
         /// Nothing queued.
         case empty
-        /// Events were lost (ENOBUFS), or one was longer than the buffer: the caches need a refill.
+        /// Events were lost (ENOBUFS): the caches need a refill.
         case overrun
         /// Another error: the read stops until the next wake-up.
         case failed
     }
 
-    /// The last datagram read; valid until the next read.
-    let bytes: UnsafeMutableRawBufferPointer
-
-    init(size: Int) {
-        bytes = .allocate(byteCount: size, alignment: MemoryLayout<nlmsghdr>.alignment)
+    /// One datagram read: its bytes, valid until the next read, and its sender's address.
+    struct Datagram {
+        let bytes: UnsafeMutableRawPointer
+        let length: Int
+        let sender: sockaddr_nl
+        /// Longer than its slot: cut, and a message of it lost.
+        let truncated: Bool
     }
 
-    deinit { bytes.deallocate() }
+    /// Datagrams one read takes at most.
+    static let slotCount = 2
 
-    /// Reads one datagram from `descriptor` without waiting.
+    private let size: Int
+    private let storage: UnsafeMutableRawBufferPointer
+    private let headers: UnsafeMutablePointer<CNetlink_mmsghdr>
+    private let vectors: UnsafeMutablePointer<iovec>
+    private let senders: UnsafeMutablePointer<sockaddr_nl>
+
+    /// - Parameter size: the largest datagram read whole.
+    init(size: Int) {
+        self.size = size
+        storage = .allocate(byteCount: size * Self.slotCount, alignment: MemoryLayout<nlmsghdr>.alignment)
+        headers = .allocate(capacity: Self.slotCount)
+        vectors = .allocate(capacity: Self.slotCount)
+        senders = .allocate(capacity: Self.slotCount)
+        for slot in 0..<Self.slotCount {
+            vectors[slot] = iovec(iov_base: storage.baseAddress! + slot * size, iov_len: size)
+            senders[slot] = sockaddr_nl()
+            headers[slot] = CNetlink_mmsghdr()
+        }
+    }
+
+    deinit {
+        storage.deallocate()
+        headers.deallocate()
+        vectors.deallocate()
+        senders.deallocate()
+    }
+
+    /// Reads what is queued on `descriptor`, up to `slotCount` datagrams, without waiting.
     func read(from descriptor: Int32) -> Read {
-        var sender = sockaddr_nl()
-        var vector = iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)
+        for slot in 0..<Self.slotCount {
+            senders[slot] = sockaddr_nl()
+            headers[slot] = CNetlink_mmsghdr()
+            headers[slot].msg_hdr.msg_name = UnsafeMutableRawPointer(senders + slot)
+            headers[slot].msg_hdr.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
+            headers[slot].msg_hdr.msg_iov = vectors + slot
+            headers[slot].msg_hdr.msg_iovlen = 1
+        }
         while true {
-            var flags: Int32 = 0
-            let length = NetlinkMessageHeader.with(peer: &sender, vector: &vector) { message in
-                let length = recvmsg(descriptor, &message, Int32(MSG_DONTWAIT))
-                flags = message.msg_flags
-                return length
-            }
-            if length < 0 {
+            let count = CNetlink_recvmmsg(descriptor, headers, UInt32(Self.slotCount), Int32(MSG_DONTWAIT))
+            if count < 0 {
                 switch errno {
                 case EINTR: continue
                 case EAGAIN, EWOULDBLOCK: return .empty
@@ -53,16 +87,21 @@ final class EventDatagrams {
                 default: return .failed
                 }
             }
-            if length == 0 { return .empty }
-            if flags & Int32(MSG_TRUNC) != 0 { return .overrun }
-            return .datagram(length: length, sender: sender)
+            return count == 0 ? .empty : .received(count: Int(count))
         }
     }
 
-    /// Calls `body` with each message of the datagram read (`length` bytes).
-    func forEachMessage(in length: Int, _ body: (UnsafeMutablePointer<nlmsghdr>) -> Void) {
-        var remaining = Int32(length)
-        var header = bytes.baseAddress!.assumingMemoryBound(to: nlmsghdr.self)
+    /// Datagram `slot` (below the count the last read gave).
+    func datagram(at slot: Int) -> Datagram {
+        let header = headers[slot]
+        return Datagram(bytes: storage.baseAddress! + slot * size, length: Int(header.msg_len), sender: senders[slot],
+                        truncated: header.msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0)
+    }
+
+    /// Calls `body` with each message of `datagram`.
+    func forEachMessage(in datagram: Datagram, _ body: (UnsafeMutablePointer<nlmsghdr>) -> Void) {
+        var remaining = Int32(datagram.length)
+        var header = datagram.bytes.assumingMemoryBound(to: nlmsghdr.self)
         while nlmsg_ok(header, remaining) != 0 {
             body(header)
             header = nlmsg_next(header, &remaining)
@@ -107,10 +146,9 @@ final class EventDatagrams {
         nl_cb_put(callbacks)
     }
 
-    /// Runs `body` (a call of `nl_cache_mngr_data_ready`) with the datagram read (`length` bytes
-    /// from `sender`) offered to libnl's read.
-    func handOver<Result>(length: Int, from sender: sockaddr_nl, _ body: () -> Result) -> Result {
-        var offer = Offer(bytes: UnsafeRawPointer(bytes.baseAddress!), length: length, sender: sender)
+    /// Runs `body` (a call of `nl_cache_mngr_data_ready`) with `datagram` offered to libnl's read.
+    func handOver<Result>(_ datagram: Datagram, _ body: () -> Result) -> Result {
+        var offer = Offer(bytes: UnsafeRawPointer(datagram.bytes), length: datagram.length, sender: datagram.sender)
         return withUnsafeMutablePointer(to: &offer) { offer in
             pthread_setspecific(Self.offerKey, offer)
             defer { pthread_setspecific(Self.offerKey, nil) }

@@ -169,8 +169,10 @@ package final class KernelEventSocket {
             case .overrun:
                 inbox.result.overrun = true
                 overruns += 1
-            case .datagram(let length, let sender):
-                take(length, from: sender)
+            case .received(let count):
+                for slot in 0..<count { take(datagrams.datagram(at: slot)) }
+                // Fewer than asked for: the socket was empty (a later message wakes the loop again).
+                if count < EventDatagrams.slotCount { break reading }
             }
         }
         // Handed over, not shared: the engine then changes it in place without copying its storage.
@@ -179,24 +181,29 @@ package final class KernelEventSocket {
         return result
     }
 
-    /// Notes or applies the datagram just read.
-    private func take(_ length: Int, from sender: sockaddr_nl) {
+    /// Notes or applies a datagram just read.
+    private func take(_ datagram: EventDatagrams.Datagram) {
+        // Longer than the buffer: a message of it is lost, as with ENOBUFS; refill from dumps.
+        guard !datagram.truncated else {
+            inbox.result.overrun = true
+            return
+        }
         var forLibnl = false
         var messages = 0
-        datagrams.forEachMessage(in: length) { header in
+        datagrams.forEachMessage(in: datagram) { header in
             messages += 1
             if !EventInbox.isNoCacheType(header.pointee.nlmsg_type) { forLibnl = true }
         }
         // libnl checks no sender: a message of any other port than the kernel's is forged.
-        guard sender.nl_pid == 0 else {
+        guard datagram.sender.nl_pid == 0 else {
             inbox.result.forgedDropped += messages
             return
         }
         guard forLibnl else {
-            datagrams.forEachMessage(in: length) { _ = inbox.note($0) }
+            datagrams.forEachMessage(in: datagram) { _ = inbox.note($0) }
             return
         }
-        let processed = datagrams.handOver(length: length, from: sender) { nl_cache_mngr_data_ready(manager) }
+        let processed = datagrams.handOver(datagram) { nl_cache_mngr_data_ready(manager) }
         // ENOBUFS cannot come from a datagram handed over; an allocation that failed in libnl can,
         // as NLE_NOMEM, and a message it could not read whole as NLE_MSG_TRUNC: refill from dumps.
         if processed == -Int32(NLE_NOMEM) || processed == -Int32(NLE_MSG_TRUNC) {
