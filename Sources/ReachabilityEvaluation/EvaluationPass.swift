@@ -141,15 +141,15 @@ package struct EvaluationPass {
             return answer(to: only) == nil ? [only] : []
         }
         var missing: [RouteQuestion] = []
-        missing.reserveCapacity(count)
         // A few questions (the general path's two families) are deduplicated by a scan; a set
-        // pays only for many.
+        // pays only for many. No room is made ahead: most often nothing is missing.
         guard count > Self.scanLimit else {
             for question in asked.lazy.compactMap({ $0 }).joined() where answer(to: question) == nil && !missing.contains(question) {
                 missing.append(question)
             }
             return missing
         }
+        missing.reserveCapacity(count)
         var seen = Set<RouteQuestion>(minimumCapacity: count)
         for question in asked.lazy.compactMap({ $0 }).joined() where answer(to: question) == nil && seen.insert(question).inserted {
             missing.append(question)
@@ -171,10 +171,10 @@ package struct EvaluationPass {
 
     /// The verdict of `target` from the answers taken (a question never answered counts as no route).
     package func verdict(for target: MonitorTarget, questions: [RouteQuestion]?) -> TargetVerdict {
-        var targetAnswers: [RouteAnswer] = []
-        targetAnswers.reserveCapacity(questions?.count ?? 0)
-        for question in questions ?? [] { targetAnswers.append(answer(to: question) ?? .failure(errno: 101)) } // ENETUNREACH
-        return Evaluator.verdict(for: target, questions: questions, answers: targetAnswers, in: snapshot)
+        // Read in place, not gathered into an array: each answer is looked up as it is folded.
+        Evaluator.verdict(for: target, questions: questions, in: snapshot, answered: questions?.isEmpty == false) { _, question in
+            answer(to: question) ?? .failure(errno: 101) // ENETUNREACH
+        }
     }
 
     /// `verdict` as compared from one turn to the next: equal stamps, equal paths. nil for a host

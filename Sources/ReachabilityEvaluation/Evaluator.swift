@@ -11,6 +11,8 @@ package enum Evaluator {
     ///   a local address the host does not own): `evaluate` then gives its reason.
     package static func questions(for target: MonitorTarget, in snapshot: KernelSnapshot,
                           resolution: HostResolution? = nil) -> [RouteQuestion]? {
+        // The general path's questions, the most asked of all, are one array for every pass.
+        if case .general(let filter) = target, filter.isEmpty { return generalPathQuestions }
         var asked: [RouteQuestion] = []
         // Room for the usual two (a general path's families) at once, rather than grown to them.
         asked.reserveCapacity(2)
@@ -20,6 +22,9 @@ package enum Evaluator {
         }
         return askable ? asked : nil
     }
+
+    /// What the general path with no interface filter asks: each family's default route.
+    private static let generalPathQuestions: [RouteQuestion] = [.defaultRoute(.ipv4), .defaultRoute(.ipv6)]
 
     /// Whether any question `target` needs answered is one `matches` accepts; false for a target
     /// that cannot be asked about. Builds no array: a turn asks it of every monitor a route
@@ -259,18 +264,29 @@ package enum Evaluator {
     /// them; nil questions: it could not be asked about), with the best of each family.
     package static func verdict(for target: MonitorTarget, questions: [RouteQuestion]?, answers: [RouteAnswer],
                                 in snapshot: KernelSnapshot) -> TargetVerdict {
+        // As many questions as answers, paired in order.
+        verdict(for: target, questions: questions.map { Array($0.prefix(answers.count)) }, in: snapshot,
+                answered: !answers.isEmpty) { position, _ in answers[position] }
+    }
+
+    /// The same, each question's answer given by `answer` (its position and the question): a pass
+    /// reads its tables in place, with no array gathered.
+    ///
+    /// - Parameter answered: whether any answer was asked for (false: none could be).
+    package static func verdict(for target: MonitorTarget, questions: [RouteQuestion]?, in snapshot: KernelSnapshot,
+                                answered: Bool, answer: (Int, RouteQuestion) -> RouteAnswer) -> TargetVerdict {
         var folded: TargetVerdict
         if let questions {
             // Each answer's verdict once, folded into the best of all and the best of its family.
             let byMetric = !target.isHostName
             var best: RouteVerdict?
             folded = TargetVerdict(best: .noRoute)
-            for (question, answer) in zip(questions, answers) {
-                let candidate = verdict(for: answer, in: snapshot)
+            for (position, question) in questions.enumerated() {
+                let candidate = verdict(for: answer(position, question), in: snapshot)
                 best = RouteVerdict.better(best, candidate, byMetric: byMetric)
                 folded[family: question.family] = RouteVerdict.better(folded[family: question.family], candidate)
             }
-            folded.best = verdict(for: target, folded: best, answered: !answers.isEmpty, in: snapshot)
+            folded.best = verdict(for: target, folded: best, answered: answered, in: snapshot)
         } else if case .pair = target {
             folded = TargetVerdict(best: .unsatisfied(.localAddressUnavailable))
         } else {
