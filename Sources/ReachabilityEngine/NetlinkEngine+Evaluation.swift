@@ -145,7 +145,7 @@ extension NetlinkEngine {
                 let asked = zip(batch, resolutions).map { pass.questions(for: evaluated[$0], resolution: $1) }
                 let missing = pass.unanswered(asked)
                 if !missing.isEmpty {
-                    pass.take(oracle.answers(missing), for: missing)
+                    oracle.answer(missing) { position, answer in pass.take(answer, for: missing[position]) }
                     report.counters.lookups += missing.count
                 }
                 for (offset, index) in batch.enumerated() {

@@ -166,7 +166,12 @@ package struct EvaluationPass {
 
     /// Takes the kernel's `found` answers to `questions`, in order.
     package mutating func take(_ found: [RouteAnswer], for questions: [RouteQuestion]) {
-        for (question, answer) in zip(questions, found) { answers[question] = answer }
+        for (question, answer) in zip(questions, found) { take(answer, for: question) }
+    }
+
+    /// Takes the kernel's answer to `question`.
+    package mutating func take(_ answer: RouteAnswer, for question: RouteQuestion) {
+        answers[question] = answer
     }
 
     /// The verdict of `target` from the answers taken (a question never answered counts as no route).

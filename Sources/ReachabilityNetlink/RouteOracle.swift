@@ -26,11 +26,27 @@ package struct RouteOracle {
     /// The answers to `questions`, in order: the destinations asked together (one `sendmsg` for
     /// many, when there are several), the default routes one by one (their probes go in turn).
     package func answers(_ questions: [RouteQuestion]) -> [RouteAnswer] {
-        // Fewer than two destinations share no round trip: asked one by one, with no tables (a
-        // closure literal: `map(answer)` would box `self`).
+        var found: [RouteAnswer] = []
+        found.reserveCapacity(questions.count)
+        answer(questions) { _, answer in found.append(answer) }
+        return found
+    }
+
+    /// Hands `body` the answer to each of `questions`, in order, with its position: as `answers`,
+    /// with no array of answers made when fewer than two destinations are asked (a turn's few).
+    package func answer(_ questions: [RouteQuestion], _ body: (Int, RouteAnswer) -> Void) {
+        // Fewer than two destinations share no round trip: asked one by one, with no tables.
         var destinationCount = 0
         for case .destination in questions { destinationCount += 1 }
-        guard destinationCount > 1 else { return questions.map { answer($0) } }
+        guard destinationCount > 1 else {
+            for (position, question) in questions.enumerated() { body(position, answer(question)) }
+            return
+        }
+        for (position, answer) in askedTogether(questions).enumerated() { body(position, answer) }
+    }
+
+    /// The answers to `questions` with their destinations asked in one `sendmsg`.
+    private func askedTogether(_ questions: [RouteQuestion]) -> [RouteAnswer] {
         var found = [RouteAnswer?](repeating: nil, count: questions.count)
         var destinations: [(position: Int, request: RouteRequest)] = []
         for (position, question) in questions.enumerated() {
