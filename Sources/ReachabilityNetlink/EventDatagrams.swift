@@ -118,20 +118,23 @@ final class EventDatagrams {
         var taken = false
     }
 
-    /// The offer of the calling thread (each engine drains on its own loop's thread).
-    private static let offerKey: pthread_key_t = {
+    /// The offer of the calling thread (each engine drains on its own loop's thread); nil when
+    /// the process has no thread-specific key left (then nothing is handed over).
+    private static let offerKey: pthread_key_t? = {
         var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left for the event socket")
-        return key
+        return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
     /// Makes libnl's reads on `socket` take the datagram `handOver` offers instead of reading the
     /// socket: once, then nothing (which ends `nl_cache_mngr_data_ready`'s loop).
-    static func installReceive(on socket: OpaquePointer) {
-        _ = offerKey
-        guard let callbacks = nl_socket_get_cb(socket) else { return }
+    ///
+    /// - Returns: false when it cannot (no thread-specific key left): a datagram for libnl is then
+    ///   lost to it, and the caller refills the caches from dumps instead.
+    static func installReceive(on socket: OpaquePointer) -> Bool {
+        guard offerKey != nil, let callbacks = nl_socket_get_cb(socket) else { return false }
+        defer { nl_cb_put(callbacks) }
         nl_cb_overwrite_recv(callbacks) { _, source, buffer, credentials in
-            guard let raw = pthread_getspecific(EventDatagrams.offerKey) else { return 0 }
+            guard let key = EventDatagrams.offerKey, let raw = pthread_getspecific(key) else { return 0 }
             let offer = raw.assumingMemoryBound(to: Offer.self)
             guard !offer.pointee.taken else { return 0 }
             // libnl frees what it was given.
@@ -143,15 +146,16 @@ final class EventDatagrams {
             credentials?.pointee = nil
             return Int32(offer.pointee.length)
         }
-        nl_cb_put(callbacks)
+        return true
     }
 
     /// Runs `body` (a call of `nl_cache_mngr_data_ready`) with `datagram` offered to libnl's read.
     func handOver<Result>(_ datagram: Datagram, _ body: () -> Result) -> Result {
         var offer = Offer(bytes: UnsafeRawPointer(datagram.bytes), length: datagram.length, sender: datagram.sender)
         return withUnsafeMutablePointer(to: &offer) { offer in
-            pthread_setspecific(Self.offerKey, offer)
-            defer { pthread_setspecific(Self.offerKey, nil) }
+            guard let key = Self.offerKey else { return body() }  // never installed: see `installReceive`
+            pthread_setspecific(key, offer)
+            defer { pthread_setspecific(key, nil) }
             return body()
         }
     }

@@ -19,6 +19,8 @@ package final class KernelEventSocket {
     private let addressCache: OpaquePointer
     private let inbox = EventInbox()
     private let datagrams = EventDatagrams(size: KernelEventSocket.messageBufferSize)
+    /// Whether libnl takes the datagrams `drain` hands it (`EventDatagrams.installReceive`).
+    private let handsOver: Bool
 
     /// The receive buffer asked for: at 4 MiB a burst of tens of thousands of route events fits
     /// before ENOBUFS. Capped by `net.core.rmem_max` unless the process may force it.
@@ -105,7 +107,7 @@ package final class KernelEventSocket {
             throw .noMemory("nl_cache_mngr_add")
         }
         // From here on libnl reads only the datagrams `drain` hands it (the caches are filled).
-        EventDatagrams.installReceive(on: socket)
+        handsOver = EventDatagrams.installReceive(on: socket)
         // One recvmsg per message: libnl peeks at each message first to size its buffer, which
         // doubles the reads of every event. Event messages are a few KiB (a link notification
         // carries no VF list); a larger one is reported as truncated and handled as an overrun.
@@ -201,6 +203,11 @@ package final class KernelEventSocket {
         }
         guard forLibnl else {
             datagrams.forEachMessage(in: datagram) { _ = inbox.note($0) }
+            return
+        }
+        // No receive of ours in libnl: the caches cannot take this datagram; refill them instead.
+        guard handsOver else {
+            inbox.result.overrun = true
             return
         }
         let processed = datagrams.handOver(datagram) { nl_cache_mngr_data_ready(manager) }
