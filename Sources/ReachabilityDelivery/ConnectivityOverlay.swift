@@ -26,8 +26,11 @@ struct ConnectivityOverlay {
         case stop
     }
 
-    /// The engine's last path: what the answer is composed onto.
-    private(set) var enginePath: NetworkPath
+    /// The engine's last path while probing: what the answer is composed onto. Without a prober
+    /// the composed path is the engine's own, which the monitor keeps as its current state: not
+    /// kept here too (one reference less to count, per monitor and change, on a path that ten
+    /// thousand monitors may share).
+    private var probedEnginePath: NetworkPath?
     /// Whether the monitor has a prober (the monitor holds it; answers are all this keeps).
     private(set) var isProbing = false
     /// The key of the satisfied path the answer is for; nil while unsatisfied or without a prober.
@@ -35,12 +38,14 @@ struct ConnectivityOverlay {
     private(set) var epoch: UInt64 = 0
     private var answer: ConnectivityAnswer?
 
-    init(enginePath: NetworkPath) {
-        self.enginePath = enginePath
-    }
+    init() {}
 
     /// A new prober (or none): the old answer no longer holds.
-    mutating func replaceProber(probing: Bool) {
+    ///
+    /// - Parameter current: the monitor's current state, which is the engine's last path when
+    ///   there was no prober.
+    mutating func replaceProber(probing: Bool, current: NetworkPath) {
+        if !isProbing { probedEnginePath = current }
         isProbing = probing
         key = nil
         answer = nil
@@ -59,8 +64,11 @@ struct ConnectivityOverlay {
     /// Keeps the engine's `path` and returns it with the connectivity answer on it, and what the
     /// prober must hear.
     mutating func compose(_ path: NetworkPath) -> (NetworkPath, Event) {
-        enginePath = path
-        guard isProbing else { return (path, .nothing) }
+        guard isProbing else {
+            if probedEnginePath != nil { probedEnginePath = nil }
+            return (path, .nothing)
+        }
+        probedEnginePath = path
         guard path.status == .satisfied else {
             let wasSatisfied = key != nil
             key = nil
@@ -78,8 +86,10 @@ struct ConnectivityOverlay {
     }
 
     /// The engine's last path composed again (after a new prober or answer).
-    mutating func recompose() -> (NetworkPath, Event) {
-        compose(enginePath)
+    ///
+    /// - Parameter current: the monitor's current state (the engine's last path, unless probing).
+    mutating func recompose(current: NetworkPath) -> (NetworkPath, Event) {
+        compose(probedEnginePath ?? current)
     }
 
     /// `path` as `compose` would make it, without changing anything (for `currentPath`).

@@ -48,7 +48,7 @@ package struct ConnectivityKey: Hashable, Sendable {
     package var captivePortalAPI: String?
 
     package init(_ path: NetworkPath) {
-        interfaceIndex = path.interface?.index
+        interfaceIndex = path.interfaceIndex
         gateways = path.gateways.map { "\($0)" }
         captivePortalAPI = path.captivePortalAPI
     }

@@ -28,35 +28,35 @@ struct DeliveryChannel {
     private var generation: UInt64 = 0
     private var sequence: UInt64 = 0
     private var lastAdmitted: UInt64 = 0
-    private var lastQueued: NetworkPath?
+    /// A state was queued in this schedule. The state queued last is then always the monitor's
+    /// current state, or one equal to it (the states queued are the monitor's current ones, and
+    /// one equal to the last queued is not queued): so `enqueue` is told whether a state differs
+    /// from the current one, and no second reference to it is kept here.
+    private var hasQueued = false
 
     /// Starts a new schedule (nil: none). Deliveries of the old one will not run.
     mutating func reschedule(on schedule: MonitorSchedule?) {
         generation &+= 1
         self.schedule = schedule
-        lastQueued = nil
+        hasQueued = false
     }
 
-    /// Numbers `path` for the queue, unless it equals the state queued last; `again` queues it
-    /// anyway (a face set on a scheduled monitor gets the current state). nil when unscheduled.
+    /// Numbers `path`, the monitor's new current state, for the queue, unless it equals the
+    /// state queued last; `again` queues it anyway (a face set on a scheduled monitor gets the
+    /// current state). nil when unscheduled.
     ///
-    /// - Parameter compared: a path `path` was already compared with, and whether they differ:
-    ///   when it is the one queued last (their storage is one), that answer stands, and the
-    ///   paths are compared once a change, not twice.
-    mutating func enqueue(_ path: NetworkPath, again: Bool = false,
-                          comparedWith compared: (path: NetworkPath, differs: Bool)? = nil) -> (DispatchQueue, Delivery)? {
-        guard let schedule else { return nil }
-        let differs: Bool
-        if let compared, let lastQueued, lastQueued.sharesStorage(with: compared.path) {
-            differs = compared.differs
-        } else {
-            differs = lastQueued != path
-        }
-        guard again || differs else { return nil }
-        lastQueued = path
+    /// - Parameter differsFromCurrent: whether `path` differs from the monitor's current state
+    ///   before it: that is whether it differs from the state queued last, if any.
+    mutating func enqueue(_ path: NetworkPath, again: Bool = false, differsFromCurrent: Bool) -> (DispatchQueue, Delivery)? {
+        // Read in place: a copy of the schedule would count its queue and hop up and down, and
+        // ten thousand monitors may share that queue.
+        guard case .some = schedule else { return nil }
+        guard again || !hasQueued || differsFromCurrent else { return nil }
+        hasQueued = true
         sequence &+= 1
-        return (schedule.queue, Delivery(path: path, sequence: sequence, generation: generation, hop: schedule.hop,
-                                         onEngineThread: schedule.onEngineThread))
+        return (schedule.unsafelyUnwrapped.queue,
+                Delivery(path: path, sequence: sequence, generation: generation, hop: schedule.unsafelyUnwrapped.hop,
+                         onEngineThread: schedule.unsafelyUnwrapped.onEngineThread))
     }
 
     /// Where the faces run (on the queue, or where its hop took it): whether `delivery` may run

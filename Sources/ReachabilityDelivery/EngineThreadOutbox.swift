@@ -1,3 +1,4 @@
+import Dispatch
 import ReachabilityLoop
 /// What a turn of a library loop leaves on its thread (`LoopThread.outbox`): the deliveries the
 /// engine's pass made, queued until the engine sends its batch (one work item per callback
@@ -10,15 +11,26 @@ import ReachabilityLoop
 /// `@unchecked Sendable`. On any other thread there is none (`current` is nil) and such a delivery
 /// goes to the library's delivery queue instead.
 package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
-    /// Queued by the pass (`MonitorCore.take`), sent by `sendQueued`.
-    private var queued: [MonitorCore.PendingDelivery] = []
-    private var sending: [MonitorCore.PendingDelivery] = []
+    /// Queued by the pass (`MonitorCore.take`), grouped by callback queue as they come (in the
+    /// order each queue was first met), sent by `sendQueued`: each group is handed to its queue
+    /// as it is, so ten thousand monitors of one queue cost one `async` and no copy of their
+    /// deliveries.
+    private var groups: [QueueGroup] = []
     /// Deliveries that run on this thread after the turn.
     private var pending: [MonitorCore.PendingDelivery] = []
     private var draining: [MonitorCore.PendingDelivery] = []
     /// `turnEnded` is running: a callback waiting for another loop serves its own loop's posted
     /// work (`LoopThread.serve`), whose deliveries join the run in progress.
     private var running = false
+
+    /// One callback queue's deliveries of a batch, in the order they were made.
+    private struct QueueGroup {
+        let queue: DispatchQueue
+        var deliveries: [MonitorCore.PendingDelivery]
+    }
+
+    /// One for a loop's thread (`current` makes it on first use), or a test's.
+    package init() {}
 
     /// The calling thread's outbox: nil unless it is a library loop's thread.
     package static var current: EngineThreadOutbox? {
@@ -29,9 +41,18 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         return made
     }
 
-    /// Queues a delivery of the pass, sent with its batch.
-    package func queue(_ delivery: MonitorCore.PendingDelivery) {
-        queued.append(delivery)
+    /// Queues a delivery of the pass, sent with its batch; one of a monitor scheduled on this
+    /// thread runs here after the turn.
+    package func queue(_ delivery: consuming MonitorCore.PendingDelivery) {
+        if delivery.runsOnEngineThread { return pending.append(delivery) }
+        // A batch's monitors mostly share one queue, or a few: the last group is the likely one.
+        var index = groups.count - 1
+        while index >= 0, groups[index].queue !== delivery.queue { index -= 1 }
+        if index < 0 {
+            groups.append(QueueGroup(queue: delivery.queue, deliveries: []))
+            index = groups.count - 1
+        }
+        groups[index].deliveries.append(delivery)
     }
 
     /// Adds a delivery that runs on this thread after the turn.
@@ -40,10 +61,13 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     }
 
     package func sendQueued() {
-        guard !queued.isEmpty else { return }
-        swap(&queued, &sending)
-        MonitorCore.deliver(sending)
-        sending.removeAll(keepingCapacity: true)
+        guard !groups.isEmpty else { return }
+        for group in groups {
+            let deliveries = group.deliveries
+            // By index: each delivery run in place, not copied (its core, queue and path counted up and down).
+            group.queue.async { for index in deliveries.indices { deliveries[index].run() } }
+        }
+        groups.removeAll(keepingCapacity: true)
     }
 
     /// Sends what is queued and runs what the turn made for this thread, in the order it was
@@ -56,8 +80,8 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         repeat {
             sendQueued()
             swap(&pending, &draining)
-            for delivery in draining { delivery.run() }
+            for index in draining.indices { draining[index].run() }
             draining.removeAll(keepingCapacity: true)
-        } while !queued.isEmpty || !pending.isEmpty
+        } while !groups.isEmpty || !pending.isEmpty
     }
 }

@@ -27,14 +27,14 @@ extension MonitorCore: ConnectivitySubscriber {
         let pending = prepareLocked { state in
             old = state.prober
             state.prober = prober
-            state.connectivity.replaceProber(probing: prober != nil)
+            state.connectivity.replaceProber(probing: prober != nil, current: state.current)
             let path: NetworkPath
-            (path, event) = state.connectivity.recompose()
+            (path, event) = state.connectivity.recompose(current: state.current)
             return path
         }
         if let old, old !== prober { old.unsubscribe(self) }
         prober?.subscribe(self)
-        pending.map { MonitorCore.deliver([$0]) }
+        pending?.send()
         connectivityEvent(event)
     }
 
@@ -44,9 +44,9 @@ extension MonitorCore: ConnectivitySubscriber {
     package func applyConnectivity(_ answer: ConnectivityAnswer, epoch: UInt64) {
         let pending = prepareLocked { state in
             guard state.connectivity.accept(answer, epoch: epoch) else { return nil }
-            return state.connectivity.recompose().0
+            return state.connectivity.recompose(current: state.current).0
         }
-        pending.map { MonitorCore.deliver([$0]) }
+        pending?.send()
     }
 
     /// The current epoch, when this monitor wants probing now: a probe set, a satisfied path, and

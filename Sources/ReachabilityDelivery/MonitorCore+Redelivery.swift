@@ -20,7 +20,7 @@ extension MonitorCore {
         Self.runBeforeRedelivery()
         let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
             change(&state)
-            return state.hasState ? state.channel.enqueue(state.current, again: true) : nil
+            return state.hasState ? state.channel.enqueue(state.current, again: true, differsFromCurrent: false) : nil
         }
         guard let (queue, delivery) = work else { return }
         Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery), changed: false).deliver()

@@ -48,21 +48,20 @@ package final class MonitorCore: Sendable {
         /// Makes `path` current, yields it to the streams and queues it on the channel.
         ///
         /// - Parameter differsFromCurrent: whether `path` differs from the current path, when the
-        ///   caller compared them: the channel then need not compare it again with the path it
-        ///   queued last, which is usually the current one.
+        ///   caller compared them already.
         mutating func publish(_ path: NetworkPath, again: Bool = false,
                               differsFromCurrent: Bool? = nil) -> (DispatchQueue, DeliveryChannel.Delivery)? {
-            let compared = differsFromCurrent.map { (path: current, differs: $0) }
+            let differs = differsFromCurrent ?? (current != path)
             current = path
             streams.yield(path)
-            return channel.enqueue(path, again: again, comparedWith: compared)
+            return channel.enqueue(path, again: again, differsFromCurrent: differs)
         }
     }
 
     package init(target: MonitorTarget, initial: NetworkPath, hasState: Bool = true, metrics: EngineMetrics? = nil) {
         self.target = target
         self.metrics = metrics
-        self.state = LockedState(State(current: initial, hasState: hasState, connectivity: ConnectivityOverlay(enginePath: initial)))
+        self.state = LockedState(State(current: initial, hasState: hasState, connectivity: ConnectivityOverlay()))
     }
 
     package func attach(owner: any MonitorOwner) {
@@ -180,10 +179,13 @@ package final class MonitorCore: Sendable {
             core.connectivityEvent(then)
         }
 
+        /// Whether it runs on the engine's thread after the turn that made it.
+        var runsOnEngineThread: Bool { delivery.onEngineThread }
+
         /// Sends it where it runs: after the current turn when made on a loop's thread for a
         /// monitor scheduled there, else on its queue.
         package func send() {
-            if delivery.onEngineThread, let outbox = EngineThreadOutbox.current {
+            if runsOnEngineThread, let outbox = EngineThreadOutbox.current {
                 outbox.append(self)
             } else {
                 queue.async { run() }
@@ -198,7 +200,7 @@ package final class MonitorCore: Sendable {
         /// Whether the evaluation differs from the path the monitor held.
         package var changed: Bool
 
-        /// Queues the delivery on its own; the engine's batches go through `MonitorCore.deliver`.
+        /// Sends the delivery on its own; the engine's batches go through the loop thread's outbox.
         package func deliver() {
             delivery?.send()
         }
@@ -207,7 +209,7 @@ package final class MonitorCore: Sendable {
     /// The one way an evaluation reaches a monitor (from the engine's loop, or the monitor's own
     /// thread when its namespace is unavailable): composes it with the probe's answer, makes it
     /// current, yields it to the streams, and queues it on the channel when it differs from the
-    /// last one queued. The caller sends the delivery (`Update.deliver`, or batched by `MonitorCore.deliver`).
+    /// last one queued. The caller sends the delivery (`Update.deliver`, or queues it in the loop thread's outbox).
     package func publish(_ enginePath: NetworkPath) -> Update {
         var changed = false
         var event = ConnectivityOverlay.Event.nothing

@@ -61,46 +61,48 @@ struct MonitorFaces {
         }
     }
 
-    private struct Face {
-        package var callout: Callout
-        var lastSeen: NetworkPath?
-    }
-
-    private var faces: [Face?] = Array(repeating: nil, count: Slot.allCases.count)
+    /// The face at each slot, and the last state each was told (kept apart, so that telling
+    /// which faces a state is news to reads them in place: no face copied out and back).
+    private var callouts: [Callout?] = Array(repeating: nil, count: Slot.allCases.count)
+    private var lastSeen: [NetworkPath?] = Array(repeating: nil, count: Slot.allCases.count)
 
     func callout(at slot: Slot) -> Callout? {
-        faces[slot.rawValue]?.callout
+        callouts[slot.rawValue]
     }
 
     /// Sets or clears the face at `slot`; a new face has seen nothing. - Returns: the face it
     /// replaced, to be let go outside the lock (a context's `release` is the user's code).
     mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
-        let old = faces[slot.rawValue]?.callout
-        faces[slot.rawValue] = callout.map { Face(callout: $0, lastSeen: nil) }
+        let old = callouts[slot.rawValue]
+        callouts[slot.rawValue] = callout
+        lastSeen[slot.rawValue] = nil
         return old
     }
 
     /// A new schedule: every face is told the first state again.
     mutating func forgetSeen() {
-        for index in faces.indices { faces[index]?.lastSeen = nil }
+        for index in lastSeen.indices { lastSeen[index] = nil }
     }
 
     /// The faces `path` is news to, in slot order; each now counts it as seen.
     mutating func due(for path: NetworkPath) -> DueCallouts {
         var due = DueCallouts()
-        for index in faces.indices {
-            guard let face = faces[index] else { continue }
-            let isNews = face.callout.watchesFlagsOnly ? face.lastSeen?.flags != path.flags : face.lastSeen != path
+        for index in callouts.indices {
+            guard let callout = callouts[index] else { continue }
+            let isNews = callout.watchesFlagsOnly ? lastSeen[index]?.flags != path.flags : lastSeen[index] != path
             guard isNews else { continue }
-            faces[index]?.lastSeen = path
-            due.append(face.callout)
+            lastSeen[index] = path
+            due.append(callout)
         }
         return due
     }
 
     /// Takes every face out (teardown); the caller lets them go outside the lock.
     mutating func removeAll() -> [Callout] {
-        defer { faces = Array(repeating: nil, count: Slot.allCases.count) }
-        return faces.compactMap { $0?.callout }
+        defer {
+            callouts = Array(repeating: nil, count: Slot.allCases.count)
+            lastSeen = Array(repeating: nil, count: Slot.allCases.count)
+        }
+        return callouts.compactMap { $0 }
     }
 }

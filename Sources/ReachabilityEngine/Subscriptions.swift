@@ -7,53 +7,57 @@ import ReachabilityModel
 /// verdict's stamp, so that a turn that did not move it builds no path.
 struct Subscriptions {
     /// The subscribers in a list, so a turn that evaluates all of them hands this list on
-    /// instead of copying it; `positions` finds one to take out in place (the last moves into
-    /// its slot).
+    /// instead of copying it; `entries` finds one to take out in place (the last moves into its
+    /// slot), and keeps what it was last given: one table, so a turn reads and writes it once a
+    /// subscriber.
     private(set) var all: [any PathSubscriber] = []
-    private var positions: [ObjectIdentifier: Int] = [:]
-    private var held: [ObjectIdentifier: Held] = [:]
+    private var entries: [ObjectIdentifier: Entry] = [:]
 
-    /// What a subscriber was last given.
-    private struct Held {
+    private struct Entry {
+        /// Where the subscriber is in `all`.
+        var position: Int
+        /// The interface its last path left by; nil: none, or no path given yet.
         var interface: Int?
+        /// The stamp of the verdict its last path was made from; nil: none that fits.
         var stamp: PathVerdict?
     }
 
     var isEmpty: Bool { all.isEmpty }
 
-    func contains(_ id: ObjectIdentifier) -> Bool { positions[id] != nil }
+    func contains(_ id: ObjectIdentifier) -> Bool { entries[id] != nil }
 
     mutating func add(_ core: any PathSubscriber) {
         let id = ObjectIdentifier(core)
-        if let position = positions[id] { return all[position] = core }
-        positions[id] = all.count
+        if let entry = entries[id] { return all[entry.position] = core }
+        entries[id] = Entry(position: all.count)
         all.append(core)
     }
 
     mutating func remove(_ id: ObjectIdentifier) {
-        held[id] = nil
-        guard let position = positions.removeValue(forKey: id) else { return }
+        guard let position = entries.removeValue(forKey: id)?.position else { return }
         let last = all.removeLast()
         if position < all.count {
             all[position] = last
-            positions[ObjectIdentifier(last)] = position
+            entries[ObjectIdentifier(last)]?.position = position
         }
     }
 
     /// Keeps the interface `path` leaves by as `core`'s, and the stamp of the verdict it was made
     /// from (nil: none, or one that does not fit), while it is subscribed.
     mutating func note(_ path: NetworkPath, stamp: PathVerdict?, for core: any PathSubscriber) {
-        let id = ObjectIdentifier(core)
-        guard positions[id] != nil else { return }
-        held[id] = Held(interface: path.interface?.index, stamp: stamp)
+        let interface = path.interfaceIndex
+        if let index = entries.index(forKey: ObjectIdentifier(core)) {
+            entries.values[index].interface = interface
+            entries.values[index].stamp = stamp
+        }
     }
 
     /// The interface `core`'s last path left by.
-    func lastInterface(of core: any PathSubscriber) -> Int? { held[ObjectIdentifier(core)]?.interface }
+    func lastInterface(of core: any PathSubscriber) -> Int? { entries[ObjectIdentifier(core)]?.interface }
 
     /// Whether `core` was last given the path of a verdict of this stamp: a path made now would
     /// be the one it holds.
     func holds(_ stamp: PathVerdict, for core: any PathSubscriber) -> Bool {
-        held[ObjectIdentifier(core)]?.stamp == stamp
+        entries[ObjectIdentifier(core)]?.stamp == stamp
     }
 }

@@ -101,6 +101,8 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
         get { storage.fields.interface }
         set { uniqueStorage().fields.interface = newValue }
     }
+    /// The index of `interface`, read in place: no copy of the interface and its name.
+    package var interfaceIndex: Int? { storage.fields.interface?.index }
     /// Interfaces that are up, have carrier and hold an address that reaches beyond their link
     /// (an interface with only link-local addresses, such as a container's host-side veth, is
     /// listed only when the target's route uses it); the one the target's route uses first, then

@@ -43,7 +43,7 @@ final class ConnectivityProberTests: XCTestCase {
 
     /// The engine's delivery of `path`, run: the prober hears of it after the faces ran.
     private func record(_ core: MonitorCore, _ path: NetworkPath) {
-        MonitorCore.deliver([core.publish(path).delivery].compactMap { $0 })
+        core.publish(path).deliver()
         queue.sync {}
     }
 

@@ -35,7 +35,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         let (firstEpoch, _) = try XCTUnwrap(core.connectivityEpoch())
         // When: the answer for the first path arrives, then the path moves, then the old answer arrives again
         core.applyConnectivity(Self.answer, epoch: firstEpoch)
-        MonitorCore.deliver([core.publish(Self.path(gateway: "10.0.0.254")).delivery].compactMap { $0 })
+        core.publish(Self.path(gateway: "10.0.0.254")).deliver()
         core.applyConnectivity(Self.answer, epoch: firstEpoch)
         queue.sync {}
         // Then: unknown, portal, then unknown for the moved path; the stale answer is dropped
@@ -44,7 +44,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         XCTAssertEqual(paths.values.last?.gateways.map(\.addressString), ["10.0.0.254"], "the answer never brings an older engine path back")
         XCTAssertEqual(flags.values, [[.reachable]], "connectivity changes fire no flags callback")
         // When: the path is no longer satisfied: none at once
-        MonitorCore.deliver([core.publish(Self.path(satisfied: false)).delivery].compactMap { $0 })
+        core.publish(Self.path(satisfied: false)).deliver()
         queue.sync {}
         XCTAssertEqual(core.current.connectivity, .none)
         XCTAssertNil(core.connectivityEpoch(), "no probe is wanted for an unsatisfied path")
@@ -63,7 +63,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         core.applyConnectivity(Self.answer, epoch: try XCTUnwrap(core.connectivityEpoch()).0)
         var announced = Self.path()
         announced.captivePortalAPI = "https://api.example/1"
-        MonitorCore.deliver([core.publish(announced).delivery].compactMap { $0 })
+        core.publish(announced).deliver()
         let (epoch, key) = try XCTUnwrap(core.connectivityEpoch())
         XCTAssertEqual(key.captivePortalAPI, "https://api.example/1", "the new API is asked for")
         queue.sync {}
@@ -76,7 +76,7 @@ final class MonitorCoreConnectivityTests: XCTestCase {
         XCTAssertEqual(paths.values.map(\.connectivity), [.unknown, .portal, .portal, .full])
         var moved = Self.path(gateway: "10.0.0.254")
         moved.captivePortalAPI = "https://api.example/1"
-        MonitorCore.deliver([core.publish(moved).delivery].compactMap { $0 })
+        core.publish(moved).deliver()
         queue.sync {}
         XCTAssertEqual(paths.values.last?.connectivity, .unknown, "another network: the answer goes")
         core.setQueue(nil)

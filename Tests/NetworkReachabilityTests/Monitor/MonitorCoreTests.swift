@@ -55,12 +55,16 @@ final class MonitorCoreTests: XCTestCase {
             core.setFlagsHandler { log.append("\(position):\($0.rawValue)") }
             core.setQueue(position == 3 ? other : shared)
         }
-        // When: one batch for all, then a second batch in which only two changed
-        MonitorCore.deliver(cores.compactMap { $0.publish(Self.path([.reachable])).delivery })
+        // When: one batch for all, then a second batch in which only two changed, each queued
+        // in a loop thread's outbox and sent as the engine sends its batches
+        let outbox = EngineThreadOutbox()
+        for core in cores { core.publish(Self.path([.reachable])).delivery.map { outbox.queue($0) } }
+        outbox.sendQueued()
         let second = cores.enumerated().compactMap { position, core in
             core.publish(Self.path(position % 2 == 0 ? [] : [.reachable])).delivery
         }
-        MonitorCore.deliver(second)
+        for delivery in second { outbox.queue(delivery) }
+        outbox.sendQueued()
         shared.sync {}
         other.sync {}
         // Then: every monitor heard the first state, only the changed ones the second, each queue in order

@@ -1,0 +1,15 @@
+import ReachabilityEngine
+import ReachabilityModel
+
+extension MonitorCore: PathSubscriber {
+    /// From the engine: publishes `enginePath`; its delivery waits in the loop thread's outbox for
+    /// the engine's batch, or goes at once off a loop's thread.
+    package func take(_ enginePath: NetworkPath) -> Bool {
+        var update = publish(enginePath)
+        // Moved out, not copied: its path and queue may be shared by ten thousand monitors.
+        if let delivery = update.delivery.take() {
+            if let outbox = EngineThreadOutbox.current { outbox.queue(delivery) } else { delivery.send() }
+        }
+        return update.changed
+    }
+}
