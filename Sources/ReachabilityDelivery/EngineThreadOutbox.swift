@@ -17,8 +17,8 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     /// deliveries.
     private var groups: [QueueGroup] = []
     /// Deliveries that run on this thread after the turn.
-    private var pending: [MonitorCore.PendingDelivery] = []
-    private var draining: [MonitorCore.PendingDelivery] = []
+    private var pending: [MonitorCore.DeliveryWork] = []
+    private var draining: [MonitorCore.DeliveryWork] = []
     /// `turnEnded` is running: a callback waiting for another loop serves its own loop's posted
     /// work (`LoopThread.serve`), whose deliveries join the run in progress.
     private var running = false
@@ -26,7 +26,7 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     /// One callback queue's deliveries of a batch, in the order they were made.
     private struct QueueGroup {
         let queue: DispatchQueue
-        var deliveries: [MonitorCore.PendingDelivery]
+        var deliveries: [MonitorCore.DeliveryWork]
     }
 
     /// One for a loop's thread (`current` makes it on first use), or a test's.
@@ -44,7 +44,7 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     /// Queues a delivery of the pass, sent with its batch; one of a monitor scheduled on this
     /// thread runs here after the turn.
     package func queue(_ delivery: consuming MonitorCore.PendingDelivery) {
-        if delivery.runsOnEngineThread { return pending.append(delivery) }
+        if delivery.runsOnEngineThread { return pending.append(delivery.work) }
         // A batch's monitors mostly share one queue, or a few: the last group is the likely one.
         var index = groups.count - 1
         while index >= 0, groups[index].queue !== delivery.queue { index -= 1 }
@@ -52,11 +52,11 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
             groups.append(QueueGroup(queue: delivery.queue, deliveries: []))
             index = groups.count - 1
         }
-        groups[index].deliveries.append(delivery)
+        groups[index].deliveries.append(delivery.work)
     }
 
     /// Adds a delivery that runs on this thread after the turn.
-    package func append(_ delivery: MonitorCore.PendingDelivery) {
+    package func append(_ delivery: MonitorCore.DeliveryWork) {
         pending.append(delivery)
     }
 
@@ -64,8 +64,9 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         guard !groups.isEmpty else { return }
         for group in groups {
             let deliveries = group.deliveries
-            // By index: each delivery run in place, not copied (its core, queue and path counted up and down).
-            group.queue.async { for index in deliveries.indices { deliveries[index].run() } }
+            // Through the buffer: each delivery runs in place, not copied out (its core and path
+            // counted up and down) as an array's subscript would.
+            group.queue.async { deliveries.withUnsafeBufferPointer { for work in $0.indices { $0[work].run() } } }
         }
         groups.removeAll(keepingCapacity: true)
     }
@@ -80,7 +81,7 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         repeat {
             sendQueued()
             swap(&pending, &draining)
-            for index in draining.indices { draining[index].run() }
+            draining.withUnsafeBufferPointer { for work in $0.indices { $0[work].run() } }
             draining.removeAll(keepingCapacity: true)
         } while !groups.isEmpty || !pending.isEmpty
     }

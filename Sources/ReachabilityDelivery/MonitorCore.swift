@@ -166,30 +166,44 @@ package final class MonitorCore: Sendable {
 
     /// A delivery `publish` made, to run on `queue`.
     package struct PendingDelivery: Sendable {
-        package let core: MonitorCore
         package let queue: DispatchQueue
-        let delivery: DeliveryChannel.Delivery
-        /// What the prober hears once the faces ran: told before, the probe the change starts
-        /// (its pass, its socket, its handshake) competed with this delivery for the CPU, and the
-        /// flags callback came ~0.3 ms later on a loaded machine (BENCHMARKS.md, "HTTPS probes").
-        var then: ConnectivityOverlay.Event = .nothing
+        /// What runs there.
+        package var work: DeliveryWork
 
-        package func run() {
-            core.run(delivery)
-            core.connectivityEvent(then)
+        init(core: MonitorCore, queue: DispatchQueue, delivery: DeliveryChannel.Delivery,
+             then: ConnectivityOverlay.Event = .nothing) {
+            self.queue = queue
+            work = DeliveryWork(core: core, delivery: delivery, then: then)
         }
 
         /// Whether it runs on the engine's thread after the turn that made it.
-        var runsOnEngineThread: Bool { delivery.onEngineThread }
+        var runsOnEngineThread: Bool { work.delivery.onEngineThread }
 
         /// Sends it where it runs: after the current turn when made on a loop's thread for a
         /// monitor scheduled there, else on its queue.
         package func send() {
             if runsOnEngineThread, let outbox = EngineThreadOutbox.current {
-                outbox.append(self)
+                outbox.append(work)
             } else {
-                queue.async { run() }
+                let work = work
+                queue.async { work.run() }
             }
+        }
+    }
+
+    /// A delivery as its queue runs it, without the queue: a batch of ten thousand monitors of
+    /// one queue holds the queue once (`EngineThreadOutbox`), not once a monitor.
+    package struct DeliveryWork: Sendable {
+        let core: MonitorCore
+        let delivery: DeliveryChannel.Delivery
+        /// What the prober hears once the faces ran: told before, the probe the change starts
+        /// (its pass, its socket, its handshake) competed with this delivery for the CPU, and the
+        /// flags callback came ~0.3 ms later on a loaded machine (BENCHMARKS.md, "HTTPS probes").
+        var then: ConnectivityOverlay.Event
+
+        package func run() {
+            core.run(delivery)
+            core.connectivityEvent(then)
         }
     }
 
