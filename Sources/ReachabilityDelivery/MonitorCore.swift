@@ -244,9 +244,10 @@ package final class MonitorCore: Sendable {
 
     /// On the schedule's queue: runs the faces there, or hands the run to the schedule's hop.
     fileprivate func run(_ delivery: DeliveryChannel.Delivery) {
-        guard let hop = delivery.hop else { return runFaces(delivery) }
+        // Asked in place: binding the hop would count it up and down for every delivery.
+        guard case .some = delivery.hop else { return runFaces(delivery) }
         // Weak: a run handed to a place that never performs it must not keep the core.
-        hop.carry { [weak self] isWanted in self?.runFaces(delivery, if: isWanted) }
+        delivery.hop.unsafelyUnwrapped.carry { [weak self] isWanted in self?.runFaces(delivery, if: isWanted) }
     }
 
     /// Runs the faces the state is news to, unless the place no longer wants it (`isWanted`, asked

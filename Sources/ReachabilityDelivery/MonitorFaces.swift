@@ -61,10 +61,26 @@ struct MonitorFaces {
         }
     }
 
-    /// The face at each slot, and the last state each was told (kept apart, so that telling
-    /// which faces a state is news to reads them in place: no face copied out and back).
+    /// The face at each slot, and what each was last told (kept apart, so that telling which
+    /// faces a state is news to reads them in place: no face copied out and back).
     private var callouts: [Callout?] = Array(repeating: nil, count: Slot.allCases.count)
-    private var lastSeen: [NetworkPath?] = Array(repeating: nil, count: Slot.allCases.count)
+    private var lastSeen: [Seen] = Array(repeating: .nothing, count: Slot.allCases.count)
+
+    /// What a face was last told: a face of flags keeps the flags alone, not the path (a path may
+    /// be shared by ten thousand monitors, and each reference kept is counted on it).
+    private enum Seen {
+        case nothing
+        case flags(ReachabilityFlags)
+        case path(NetworkPath)
+
+        func isNews(_ path: NetworkPath) -> Bool {
+            switch self {
+            case .nothing: true
+            case .flags(let flags): flags != path.flags
+            case .path(let seen): seen != path
+            }
+        }
+    }
 
     func callout(at slot: Slot) -> Callout? {
         callouts[slot.rawValue]
@@ -75,23 +91,21 @@ struct MonitorFaces {
     mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
         let old = callouts[slot.rawValue]
         callouts[slot.rawValue] = callout
-        lastSeen[slot.rawValue] = nil
+        lastSeen[slot.rawValue] = .nothing
         return old
     }
 
     /// A new schedule: every face is told the first state again.
     mutating func forgetSeen() {
-        for index in lastSeen.indices { lastSeen[index] = nil }
+        for index in lastSeen.indices { lastSeen[index] = .nothing }
     }
 
     /// The faces `path` is news to, in slot order; each now counts it as seen.
     mutating func due(for path: NetworkPath) -> DueCallouts {
         var due = DueCallouts()
         for index in callouts.indices {
-            guard let callout = callouts[index] else { continue }
-            let isNews = callout.watchesFlagsOnly ? lastSeen[index]?.flags != path.flags : lastSeen[index] != path
-            guard isNews else { continue }
-            lastSeen[index] = path
+            guard let callout = callouts[index], lastSeen[index].isNews(path) else { continue }
+            lastSeen[index] = callout.watchesFlagsOnly ? .flags(path.flags) : .path(path)
             due.append(callout)
         }
         return due
@@ -101,7 +115,7 @@ struct MonitorFaces {
     mutating func removeAll() -> [Callout] {
         defer {
             callouts = Array(repeating: nil, count: Slot.allCases.count)
-            lastSeen = Array(repeating: nil, count: Slot.allCases.count)
+            lastSeen = Array(repeating: .nothing, count: Slot.allCases.count)
         }
         return callouts.compactMap { $0 }
     }

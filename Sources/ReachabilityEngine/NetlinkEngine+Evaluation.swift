@@ -26,21 +26,14 @@ extension NetlinkEngine {
     func publishEvaluations(of cores: [any PathSubscriber], reusingAnswers: Bool = false) -> [any PathSubscriber] {
         guard !cores.isEmpty else { return [] }
         report.counters.reevaluations += 1
+        if cores.count == 1 { return publishEvaluation(of: cores[0], reusingAnswers: reusingAnswers) }
         var unchanged: [any PathSubscriber] = []
         var sinceSent = 0
         evaluate(cores.map { $0.target }, reusingAnswers: reusingAnswers, interning: false,
                  unmoved: { questions.subscriptions.holds($1, for: cores[$0]) }) { position, made in
             let core = cores[position]
-            switch made {
-            case .pending:
-                return
-            case .unmoved:
-                report.counters.unmovedVerdicts += 1
-                unchanged.append(core)
-            case .path(let path, let stamp):
-                questions.subscriptions.note(path, stamp: stamp, for: core)
-                if core.take(path) { report.metrics?.record(path, of: core.target) } else { unchanged.append(core) }
-            }
+            guard let held = hand(made, to: core) else { return }
+            if held { unchanged.append(core) }
             sinceSent += 1
             if sinceSent == Self.deliveryBatch {
                 LoopThread.sendQueued()
@@ -49,6 +42,36 @@ extension NetlinkEngine {
         }
         LoopThread.sendQueued()
         return unchanged
+    }
+
+    /// `publishEvaluations` of one subscriber, the common turn: no batch.
+    private func publishEvaluation(of core: any PathSubscriber, reusingAnswers: Bool) -> [any PathSubscriber] {
+        var made: Evaluated?
+        _ = withPass(reusingAnswers: reusingAnswers) { pass, oracle in
+            made = evaluateLone(core.target, in: &pass, oracle: oracle) { questions.subscriptions.holds($0, for: core) }
+        }
+        let held = hand(made ?? .path(.unsatisfied(.namespaceUnavailable), stamp: nil), to: core)
+        LoopThread.sendQueued()
+        return held == true ? [core] : []
+    }
+
+    /// Hands `core` what a pass made of its target.
+    ///
+    /// - Returns: whether the subscriber's path stayed as it was; nil for a name whose first
+    ///   resolution has not finished (nothing was handed).
+    private func hand(_ made: Evaluated, to core: any PathSubscriber) -> Bool? {
+        switch made {
+        case .pending:
+            return nil
+        case .unmoved:
+            report.counters.unmovedVerdicts += 1
+            return true
+        case .path(let path, let stamp):
+            questions.subscriptions.note(path, stamp: stamp, for: core)
+            guard core.take(path) else { return true }
+            report.metrics?.record(path, of: core.target)
+            return false
+        }
     }
 
     /// - Returns: nil for a name whose first resolution has not finished, unless `includingPending`.
@@ -88,33 +111,19 @@ extension NetlinkEngine {
     func evaluate(_ targets: [MonitorTarget], includingPending: Bool = false, reusingAnswers: Bool = false,
                   interning: Bool = true, unmoved: (Int, PathVerdict) -> Bool = { _, _ in false },
                   each body: (Int, Evaluated) -> Void) {
-        guard let sockets else {
+        let ran = withPass(reusingAnswers: reusingAnswers) { pass, oracle in
+            evaluate(targets, in: &pass, oracle: oracle, includingPending: includingPending, interning: interning,
+                     unmoved: unmoved, each: body)
+        }
+        if !ran {
             for position in targets.indices { body(position, .path(.unsatisfied(.namespaceUnavailable), stamp: nil)) }
-            return
         }
-        let nameServers = resolverConfiguration.scope(linkServers: sockets.networkd?.nameServersByLink ?? [:])
-        let oracle = RouteOracle(socket: sockets.lookup)
-        var pass: EvaluationPass
-        // Taken out of the memory while in use, so the pass's tables are its own (no copy on
-        // write), and put back cleared at the end.
-        let template = model.template
-        model.template = nil
-        if let template, template.fits(generation: model.generation, nameServers: nameServers) {
-            pass = template.pass
-        } else {
-            // The interfaces' preference is asked once per routing generation.
-            pass = EvaluationPass(snapshot: model.snapshot, nameServers: nameServers, knownPreference: model.currentPreference,
-                                  epoch: model.nextPassEpoch())
-            if pass.needsPreference {
-                let asked = pass.preferenceQuestions
-                pass.takePreference(oracle.answers(asked))
-                report.counters.lookups += asked.count
-                model.preference = (model.generation, pass.preference)
-            }
-        }
-        // A turn whose messages were only route messages asks again only what they cover; the
-        // rest of the book is still the kernel's answer (`AnswerBook`).
-        if reusingAnswers { pass.consult(questions.answers.lend()) }
+    }
+
+    /// `evaluate`'s work inside its pass.
+    private func evaluate(_ targets: [MonitorTarget], in pass: inout EvaluationPass, oracle: RouteOracle,
+                          includingPending: Bool, interning: Bool, unmoved: (Int, PathVerdict) -> Bool,
+                          each body: (Int, Evaluated) -> Void) {
         // Equal targets (ten thousand monitors of one destination) are evaluated once a pass and
         // share the path; a lone target needs no table for that.
         let distinct = targets.count > 1 ? DistinctTargets(targets) : nil
@@ -160,14 +169,6 @@ extension NetlinkEngine {
             }
             if distinct != nil { body(position, made(&outcomes[slot], of: evaluated[slot], at: position)) }
         }
-        noteExpiries(pass.answers)
-        if reusingAnswers {
-            questions.answers.restore(pass.returnKnown(upTo: questions.answers.capacity))
-        } else {
-            questions.answers.record(pass.answers)
-        }
-        pass.clearAnswers()
-        model.template = .init(generation: model.generation, nameServers: nameServers, pass: pass)
     }
 
     /// What a pass made of one distinct target: its verdict (nil: a name still pending), the

@@ -151,9 +151,12 @@ extension NetlinkEngine {
             cores = questions.subscriptions.all
         } else {
             report.counters.scopedReevaluations += 1
-            cores = questions.subscriptions.all.filter { core in
-                if links.mayMove(core.target, lastInterface: questions.subscriptions.lastInterface(of: core)) { return true }
-                return !changes.isEmpty && asks(core, movedBy: changes)
+            let all = questions.subscriptions.all
+            // One subscriber (the common case) is kept or not: no filtered copy made of the list.
+            if all.count == 1 {
+                cores = mayBeMoved(all[0], by: changes, links: links) ? all : []
+            } else {
+                cores = all.filter { mayBeMoved($0, by: changes, links: links) }
             }
             // A change that reaches nobody (a route no monitor asks about) allocates nothing here.
             if !named.isEmpty {
@@ -164,6 +167,12 @@ extension NetlinkEngine {
         let unchanged = publishEvaluations(of: cores, reusingAnswers: reusingAnswers)
         if isBroad { resolveHostsIfNetworkMoved(linksOrAddressesMoved: links.touchesAvailableLinks) }
         return unchanged
+    }
+
+    /// Whether `links` or `changes` may move `core`'s path.
+    private func mayBeMoved(_ core: any PathSubscriber, by changes: RouteChanges, links: LinkChanges) -> Bool {
+        if links.mayMove(core.target, lastInterface: questions.subscriptions.lastInterface(of: core)) { return true }
+        return !changes.isEmpty && asks(core, movedBy: changes)
     }
 
     /// Whether `core`'s questions meet a prefix of `changes`.

@@ -101,6 +101,9 @@ package struct EvaluationPass {
         answers[question] ?? (known.isEmpty ? nil : known[question])
     }
 
+    /// Whether the pass holds an answer to `question` (taken, or consulted from the book).
+    package func isAnswered(_ question: RouteQuestion) -> Bool { answer(to: question) != nil }
+
     /// Whether the order of `availableInterfaces` follows the default routes (two or more
     /// available links): then it holds only as long as the routing it was asked under.
     package var ordersInterfaces: Bool { links.count > 1 }
