@@ -13,8 +13,9 @@ import Glibc
 /// of ours (`nl_cb_overwrite_recv`) that hands it the datagram already read: the socket is read
 /// in one place, and ENOBUFS is seen there.
 ///
-/// One `recvmmsg` reads up to two datagrams: a lone message, the common wake-up, is read and
-/// known to be alone in one system call, with no second read that meets EAGAIN.
+/// One `recvmmsg` reads up to eight datagrams: a lone message, the common wake-up, is read and
+/// known to be alone in one system call, with no second read that meets EAGAIN, and so is the
+/// burst of a link that went down (its link, address and route messages) most often.
 final class EventDatagrams {
     /// What one read found.
     enum Read {
@@ -38,7 +39,7 @@ final class EventDatagrams {
     }
 
     /// Datagrams one read takes at most.
-    static let slotCount = 2
+    static let slotCount = 8
 
     private let size: Int
     private let storage: UnsafeMutableRawBufferPointer

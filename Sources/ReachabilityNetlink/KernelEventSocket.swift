@@ -119,6 +119,7 @@ package final class KernelEventSocket {
         _ = setsockopt(nl_socket_get_fd(socket), SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size))
         self.socket = socket
         self.manager = manager
+        fileDescriptor = nl_socket_get_fd(socket)
         self.linkCache = linkCache
         self.addressCache = addressCache
         inbox.result = DrainResult()
@@ -151,7 +152,8 @@ package final class KernelEventSocket {
     }
 
     /// The descriptor to watch for readability.
-    package var fileDescriptor: Int32 { nl_cache_mngr_get_fd(manager) }
+    /// The socket's descriptor, kept: asked of libnl once, not every turn.
+    package let fileDescriptor: Int32
 
     /// Reads until the socket is empty, applying link and address events to the caches.
     ///
@@ -161,7 +163,7 @@ package final class KernelEventSocket {
     /// overrun so the engine refills the caches from fresh dumps.
     package func drain() -> DrainResult {
         inbox.result = DrainResult()
-        let descriptor = nl_socket_get_fd(socket)
+        let descriptor = fileDescriptor
         // Bounded: a socket that overflows again and again is refilled once the turn ends.
         var overruns = 0
         reading: while overruns < 64 {
