@@ -11,17 +11,19 @@ import ReachabilityLoop
 /// `@unchecked Sendable`. On any other thread there is none (`current` is nil) and such a delivery
 /// goes to the library's delivery queue instead.
 package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
+    // One thread's alone (see above): no runtime exclusivity checks.
+
     /// Queued by the pass (`MonitorCore.take`), grouped by callback queue as they come (in the
     /// order each queue was first met), sent by `sendQueued`: each group is handed to its queue
     /// as it is, so ten thousand monitors of one queue cost one `async` and no copy of their
     /// deliveries.
-    private var groups: [QueueGroup] = []
+    @exclusivity(unchecked) private var groups: [QueueGroup] = []
     /// Deliveries that run on this thread after the turn.
-    private var pending: [MonitorCore.DeliveryWork] = []
-    private var draining: [MonitorCore.DeliveryWork] = []
+    @exclusivity(unchecked) private var pending: [MonitorCore.DeliveryWork] = []
+    @exclusivity(unchecked) private var draining: [MonitorCore.DeliveryWork] = []
     /// `turnEnded` is running: a callback waiting for another loop serves its own loop's posted
     /// work (`LoopThread.serve`), whose deliveries join the run in progress.
-    private var running = false
+    @exclusivity(unchecked) private var running = false
 
     /// One callback queue's deliveries of a batch, in the order they were made.
     private struct QueueGroup {

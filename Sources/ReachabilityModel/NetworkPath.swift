@@ -289,7 +289,10 @@ extension NetworkPath {
     /// `@unchecked Sendable`: `fields` is written only through `uniqueStorage()`, that is while
     /// one path alone holds the box; a box that two paths share is never written.
     package final class Storage: @unchecked Sendable {
-        package var fields: Fields
+        /// Unchecked: the box is written only through `uniqueStorage()`, once it is this path's
+        /// alone, so no access to it can overlap another; the runtime's check, on every read of
+        /// every property of every path, cost more than the read.
+        @exclusivity(unchecked) package var fields: Fields
         package init(_ fields: Fields) { self.fields = fields }
     }
 

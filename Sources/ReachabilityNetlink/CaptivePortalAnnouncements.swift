@@ -51,11 +51,12 @@ package final class CaptivePortalAnnouncements {
         }
     }
 
-    private var byInterface: [Int: String] = [:]
-    private var held: [Int: Held] = [:]
-    private var paces: [Int: Pace] = [:]
+    // The engine's loop thread's alone (as `EventInbox`): no runtime exclusivity checks.
+    @exclusivity(unchecked) private var byInterface: [Int: String] = [:]
+    @exclusivity(unchecked) private var held: [Int: Held] = [:]
+    @exclusivity(unchecked) private var paces: [Int: Pace] = [:]
     /// The due time the engine armed its timer for, so that it arms one, not one per message.
-    private var armed: UInt64?
+    @exclusivity(unchecked) private var armed: UInt64?
 
     package init() {}
 

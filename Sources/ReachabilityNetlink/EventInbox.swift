@@ -8,12 +8,15 @@ import Glibc
 /// callbacks while `KernelEventSocket.drain` runs on the engine's loop.
 ///
 /// Passed to libnl unretained: `KernelEventSocket` holds it for longer than the manager lives.
+///
+/// The engine's loop thread's alone, like the engine: its properties' runtime exclusivity checks
+/// are left out (`@exclusivity(unchecked)`), as they guard against no other thread.
 final class EventInbox {
-    var result = DrainResult()
+    @exclusivity(unchecked) var result = DrainResult()
     let captivePortals = CaptivePortalAnnouncements()
-    var neighbours = NeighbourFilter()
+    @exclusivity(unchecked) var neighbours = NeighbourFilter()
     /// The caches' links and addresses, changed by libnl's change callbacks as it applies each message.
-    var tables = LinkTables()
+    @exclusivity(unchecked) var tables = LinkTables()
 
     /// Notes one message from the kernel (its sender already checked): what it moves, and for a
     /// route deletion alone, the route. - Returns: whether a cache of libnl's may take it
