@@ -61,10 +61,14 @@ struct MonitorFaces {
         }
     }
 
-    /// The face at each slot, and what each was last told (kept apart, so that telling which
-    /// faces a state is news to reads them in place: no face copied out and back).
-    private var callouts: [Callout?] = Array(repeating: nil, count: Slot.allCases.count)
-    private var lastSeen: [Seen] = Array(repeating: .nothing, count: Slot.allCases.count)
+    /// The face at each slot, and what each was last told: one table, read and written in place
+    /// (a face is not copied out and back to tell whether a state is news to it).
+    private var faces = Array(repeating: Face(), count: Slot.allCases.count)
+
+    private struct Face {
+        var callout: Callout?
+        var seen = Seen.nothing
+    }
 
     /// What a face was last told: a face of flags keeps the flags alone, not the path (a path may
     /// be shared by ten thousand monitors, and each reference kept is counted on it).
@@ -83,29 +87,28 @@ struct MonitorFaces {
     }
 
     func callout(at slot: Slot) -> Callout? {
-        callouts[slot.rawValue]
+        faces[slot.rawValue].callout
     }
 
     /// Sets or clears the face at `slot`; a new face has seen nothing. - Returns: the face it
     /// replaced, to be let go outside the lock (a context's `release` is the user's code).
     mutating func set(_ callout: Callout?, at slot: Slot) -> Callout? {
-        let old = callouts[slot.rawValue]
-        callouts[slot.rawValue] = callout
-        lastSeen[slot.rawValue] = .nothing
+        let old = faces[slot.rawValue].callout
+        faces[slot.rawValue] = Face(callout: callout)
         return old
     }
 
     /// A new schedule: every face is told the first state again.
     mutating func forgetSeen() {
-        for index in lastSeen.indices { lastSeen[index] = .nothing }
+        for index in faces.indices { faces[index].seen = .nothing }
     }
 
     /// The faces `path` is news to, in slot order; each now counts it as seen.
     mutating func due(for path: NetworkPath) -> DueCallouts {
         var due = DueCallouts()
-        for index in callouts.indices {
-            guard let callout = callouts[index], lastSeen[index].isNews(path) else { continue }
-            lastSeen[index] = callout.watchesFlagsOnly ? .flags(path.flags) : .path(path)
+        for index in faces.indices {
+            guard let callout = faces[index].callout, faces[index].seen.isNews(path) else { continue }
+            faces[index].seen = callout.watchesFlagsOnly ? .flags(path.flags) : .path(path)
             due.append(callout)
         }
         return due
@@ -113,10 +116,7 @@ struct MonitorFaces {
 
     /// Takes every face out (teardown); the caller lets them go outside the lock.
     mutating func removeAll() -> [Callout] {
-        defer {
-            callouts = Array(repeating: nil, count: Slot.allCases.count)
-            lastSeen = Array(repeating: .nothing, count: Slot.allCases.count)
-        }
-        return callouts.compactMap { $0 }
+        defer { faces = Array(repeating: Face(), count: Slot.allCases.count) }
+        return faces.compactMap(\.callout)
     }
 }
