@@ -66,9 +66,7 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         guard !groups.isEmpty else { return }
         for group in groups {
             let deliveries = group.deliveries
-            // Through the buffer: each delivery runs in place, not copied out (its core and path
-            // counted up and down) as an array's subscript would.
-            group.queue.async { deliveries.withUnsafeBufferPointer { for work in $0.indices { $0[work].run() } } }
+            group.queue.async { for delivery in deliveries { delivery.run() } }
         }
         groups.removeAll(keepingCapacity: true)
     }
@@ -83,7 +81,7 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         repeat {
             sendQueued()
             swap(&pending, &draining)
-            draining.withUnsafeBufferPointer { for work in $0.indices { $0[work].run() } }
+            for delivery in draining { delivery.run() }
             draining.removeAll(keepingCapacity: true)
         } while !groups.isEmpty || !pending.isEmpty
     }

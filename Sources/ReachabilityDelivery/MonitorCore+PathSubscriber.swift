@@ -6,7 +6,7 @@ extension MonitorCore: PathSubscriber {
     /// the engine's batch, or goes at once off a loop's thread.
     package func take(_ enginePath: NetworkPath) -> Bool {
         var update = publish(enginePath)
-        // Moved out, not copied: its path and queue may be shared by ten thousand monitors.
+        // Taken out of the update, not copied from it.
         if let delivery = update.delivery.take() {
             if let outbox = EngineThreadOutbox.current { outbox.queue(delivery) } else { delivery.send() }
         }
