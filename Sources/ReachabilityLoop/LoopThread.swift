@@ -29,9 +29,23 @@ package final class LoopThread: @unchecked Sendable {
     /// Runs the work posted to this thread's loop (set by the loop when its thread starts).
     package var servePosted: () -> Void = {}
 
+    /// This loop's number among the process's loops, for `runningLoops`.
+    private let serial: Int
+    /// The loops made so far and those whose thread runs now (`install` to `uninstall`).
+    private static let registry = LockedState((made: 0, running: Set<Int>()))
+
+    /// The loops whose thread runs now, by number: how a test tells the library's loop threads.
+    /// A thread's name would not do: a thread that a loop's thread starts (one that enters a
+    /// namespace to open a socket there, `NamespaceEntry`) inherits the loop's name while it runs.
+    package static var runningLoops: Set<Int> { registry.withLock { $0.running } }
+
     package init(wake: WakePipe) {
         self.wake = LockedState(wake)
         self.wakeReader = wake.reader
+        serial = Self.registry.withLock { registry in
+            registry.made += 1
+            return registry.made
+        }
     }
 
     /// Wakes the loop's thread from `poll`. From any thread; nothing once the thread has ended.
@@ -73,12 +87,14 @@ package final class LoopThread: @unchecked Sendable {
 
     /// Makes this the calling thread's loop until `uninstall`.
     package func install() {
+        _ = Self.registry.withLock { $0.running.insert(serial) }
         guard let key = Self.key else { return }
         let raw = Unmanaged.passRetained(self).toOpaque()
         if pthread_setspecific(key, raw) != 0 { Unmanaged<LoopThread>.fromOpaque(raw).release() }
     }
 
     package func uninstall() {
+        _ = Self.registry.withLock { $0.running.remove(serial) }
         guard let key = Self.key, let raw = pthread_getspecific(key) else { return }
         pthread_setspecific(key, nil)
         Unmanaged<LoopThread>.fromOpaque(raw).release()

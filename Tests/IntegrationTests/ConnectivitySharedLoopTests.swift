@@ -13,8 +13,10 @@ final class ConnectivitySharedLoopTests: XCTestCase {
 
     /// Given one started monitor with a probe, when 12 more monitors of 12 other probe
     /// configurations in the namespace start and are answered, then the process has started no
-    /// library loop thread (named `LoopThread.name`): the engine's one serves them all; and once
-    /// they go, no descriptor of theirs stays open.
+    /// library loop (`LoopThread.runningLoops`): the engine's one serves them all; and once they
+    /// go, no descriptor of theirs stays open. (Loops are counted, not threads named
+    /// `LoopThread.name`: a thread that a loop's thread starts to enter a namespace, for a
+    /// probe's socket, inherits that name while it runs.)
     func testProbersOfManyConfigurations_addNoThreadEach_closeTheirClocks() throws {
         try withProbeLab { lab in
             // Distinct intervals make distinct configurations, hence distinct probers; long ones,
@@ -27,15 +29,15 @@ final class ConnectivitySharedLoopTests: XCTestCase {
             let first = try watched(0)
             defer { first.monitor.cancel() }
             XCTAssertTrue(first.wait(for: .full))
-            let loopsBefore = ProcessResources.threads(named: LoopThread.name)
-            XCTAssertFalse(loopsBefore.isEmpty, "the engine's loop thread is named")
+            let loopsBefore = LoopThread.runningLoops
+            XCTAssertFalse(loopsBefore.isEmpty, "the engine's loop runs")
             let descriptorsBefore = ProcessResources.descriptors
 
             var others = try (1...Self.probers).map(watched)
             for watch in others { XCTAssertTrue(watch.wait(for: .full)) }
             XCTAssertEqual(lab.connections, Self.probers + 1, "one probe per configuration")
-            let added = ProcessResources.threads(named: LoopThread.name, startedSince: loopsBefore)
-            XCTAssertEqual(added, [], "\(Self.probers) probers added \(added.count) loop threads")
+            let added = LoopThread.runningLoops.subtracting(loopsBefore)
+            XCTAssertEqual(added, [], "\(Self.probers) probers added \(added.count) loops")
 
             others.forEach { $0.monitor.cancel() }
             others.removeAll()
