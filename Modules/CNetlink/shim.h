@@ -19,6 +19,8 @@
 #include <netlink/route/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <linux/netlink.h>
+#include <linux/filter.h>
+#include <errno.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
@@ -106,6 +108,19 @@ struct CNetlink_mmsghdr {
 };
 static inline int CNetlink_recvmmsg(int fd, struct CNetlink_mmsghdr *messages, unsigned int count, int flags) {
     return (int)syscall(SYS_recvmmsg, fd, messages, count, flags, (void *)0);
+}
+
+/// Attaches a classic BPF program to `fd` (SO_ATTACH_FILTER), replacing the one before it; the
+/// kernel runs it on each datagram before queueing it. Returns 0 or -errno.
+static inline int CNetlink_attachFilter(int fd, struct sock_filter *code, unsigned short count) {
+    struct sock_fprog program = { .len = count, .filter = code };
+    return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &program, sizeof program) == 0 ? 0 : -errno;
+}
+
+/// Removes the program `CNetlink_attachFilter` attached (SO_DETACH_FILTER). Returns 0 or -errno.
+static inline int CNetlink_detachFilter(int fd) {
+    int unused = 0;
+    return setsockopt(fd, SOL_SOCKET, SO_DETACH_FILTER, &unused, sizeof unused) == 0 ? 0 : -errno;
 }
 
 // Function-like macros that Swift cannot import.

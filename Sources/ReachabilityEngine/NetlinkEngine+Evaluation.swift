@@ -192,7 +192,7 @@ extension NetlinkEngine {
     func withPass(reusingAnswers: Bool, _ body: (inout EvaluationPass, RouteOracle) -> Void) -> Bool {
         guard let sockets else { return false }
         let nameServers = resolverConfiguration.scope(linkServers: sockets.networkd?.nameServersByLink ?? [:])
-        let oracle = RouteOracle(socket: sockets.lookup)
+        let oracle = RouteOracle(socket: sockets.lookup, watch: sockets.events.routeWatch)
         var pass: EvaluationPass
         // Taken out of the memory while in use, so the pass's tables are its own (no copy on
         // write), and put back cleared at the end.

@@ -142,6 +142,31 @@ package final class NetlinkEngine {
     /// Stops delivering to the core `id` names.
     func unsubscribe(_ id: ObjectIdentifier) {
         questions.subscriptions.remove(id)
+        narrowRouteWatchIfStale()
+    }
+
+    /// Narrows the event socket's route filter to the destinations the subscribers still ask
+    /// about, once it watches more than twice as many as there are subscribers (or lets every route
+    /// message through while few are left). The book forgets its answers about the others: no
+    /// route message about them will reach the engine now.
+    private func narrowRouteWatchIfStale() {
+        guard let watch = sockets?.events.routeWatch else { return }
+        let subscribers = questions.subscriptions.all
+        let isStale = watch.passesEverything ? subscribers.count <= RouteEventWatch.capacity / 2
+                                             : watch.count > 2 * subscribers.count + 8
+        guard isStale else { return }
+        var asked = Set<IPAddress>()
+        for core in subscribers {
+            _ = Evaluator.asksAny(for: core.target, in: model.snapshot, resolution: names.resolution(for: core.target)) {
+                if case .destination(let request) = $0 { asked.insert(request.destination) }
+                return false
+            }
+        }
+        questions.answers.forget { question in
+            guard case .destination(let request) = question else { return false }
+            return !asked.contains(request.destination)
+        }
+        watch.narrow(to: asked)
     }
 
     /// Every link with its state, by index: `NetworkInterface.statuses(in:)`.

@@ -63,6 +63,14 @@ package struct AnswerBook {
         for question in moved { answers[question] = nil }
     }
 
+    /// Takes out every answer to a question `isGone` names.
+    package mutating func forget(where isGone: (RouteQuestion) -> Bool) {
+        guard !answers.isEmpty else { return }
+        moved.removeAll(keepingCapacity: true)
+        for question in answers.keys where isGone(question) { moved.append(question) }
+        for question in moved { answers[question] = nil }
+    }
+
     package mutating func forgetAll() {
         if !answers.isEmpty { answers.removeAll(keepingCapacity: true) }
     }

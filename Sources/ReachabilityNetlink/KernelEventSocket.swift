@@ -120,6 +120,7 @@ package final class KernelEventSocket {
         self.socket = socket
         self.manager = manager
         fileDescriptor = nl_socket_get_fd(socket)
+        routeWatch = RouteEventWatch(descriptor: fileDescriptor)
         self.linkCache = linkCache
         self.addressCache = addressCache
         inbox.result = DrainResult()
@@ -154,6 +155,9 @@ package final class KernelEventSocket {
     /// The descriptor to watch for readability.
     /// The socket's descriptor, kept: asked of libnl once, not every turn.
     package let fileDescriptor: Int32
+
+    /// The destinations whose route messages the kernel queues on this socket; it drops the rest.
+    package let routeWatch: RouteEventWatch
 
     /// Reads until the socket is empty, applying link and address events to the caches.
     ///

@@ -22,6 +22,9 @@ import Glibc
 /// routes there is no default route. The probes are `DefaultRouteProbes`. No packet is sent.
 package struct RouteOracle {
     package let socket: RouteLookupSocket
+    /// The event socket's filter, told of each destination before the kernel is asked about it:
+    /// from then on a route that can move the answer wakes the engine.
+    package let watch: RouteEventWatch?
 
     /// The answers to `questions`, in order: the destinations asked together (one `sendmsg` for
     /// many, when there are several), the default routes one by one (their probes go in turn).
@@ -50,7 +53,10 @@ package struct RouteOracle {
         var found = [RouteAnswer?](repeating: nil, count: questions.count)
         var destinations: [(position: Int, request: RouteRequest)] = []
         for (position, question) in questions.enumerated() {
-            if case .destination(let request) = question { destinations.append((position, request)) }
+            if case .destination(let request) = question {
+                watch?.include(request.destination)
+                destinations.append((position, request))
+            }
         }
         let requests = destinations.map(\.request)
         for (destination, answer) in zip(destinations, withExpiries(socket.lookup(requests), for: requests)) {
@@ -62,6 +68,7 @@ package struct RouteOracle {
     package func answer(_ question: RouteQuestion) -> RouteAnswer {
         switch question {
         case .destination(let request):
+            watch?.include(request.destination)
             return withExpiry(socket.lookup(request), for: request)
         case .defaultRoute(let family, let outputInterface):
             return defaultRoute(family, outputInterface: outputInterface)
@@ -111,7 +118,10 @@ package struct RouteOracle {
         return .route(entry)
     }
 
-    package init(socket: RouteLookupSocket) {
+    /// - Parameter watch: the event socket's filter, when the answers are kept and followed; nil
+    ///   for answers read once.
+    package init(socket: RouteLookupSocket, watch: RouteEventWatch? = nil) {
         self.socket = socket
+        self.watch = watch
     }
 }
