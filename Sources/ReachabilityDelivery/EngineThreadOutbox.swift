@@ -18,17 +18,19 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
     /// as it is, so ten thousand monitors of one queue cost one `async` and no copy of their
     /// deliveries.
     @exclusivity(unchecked) private var groups: [QueueGroup] = []
-    /// Deliveries that run on this thread after the turn.
-    @exclusivity(unchecked) private var pending: [MonitorCore.DeliveryWork] = []
-    @exclusivity(unchecked) private var draining: [MonitorCore.DeliveryWork] = []
+    /// Deliveries that run on this thread after the turn (optional, so that each is moved out of
+    /// its slot as it runs, not copied).
+    @exclusivity(unchecked) private var pending: [MonitorCore.DeliveryWork?] = []
+    @exclusivity(unchecked) private var draining: [MonitorCore.DeliveryWork?] = []
     /// `turnEnded` is running: a callback waiting for another loop serves its own loop's posted
     /// work (`LoopThread.serve`), whose deliveries join the run in progress.
     @exclusivity(unchecked) private var running = false
 
-    /// One callback queue's deliveries of a batch, in the order they were made.
+    /// One callback queue's deliveries of a batch, in the order they were made (optional, so that
+    /// each can be moved out as it runs: `DeliveryBatch`).
     private struct QueueGroup {
         let queue: DispatchQueue
-        var deliveries: [MonitorCore.DeliveryWork]
+        var deliveries: [MonitorCore.DeliveryWork?]
     }
 
     /// One for a loop's thread (`current` makes it on first use), or a test's.
@@ -45,28 +47,35 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
 
     /// Queues a delivery of the pass, sent with its batch; one of a monitor scheduled on this
     /// thread runs here after the turn.
-    package func queue(_ delivery: consuming MonitorCore.PendingDelivery) {
-        if delivery.runsOnEngineThread { return pending.append(delivery.work) }
+    package func queue(_ work: consuming MonitorCore.DeliveryWork, on queue: DispatchQueue) {
+        if work.delivery.onEngineThread { return pending.append(consume work) }
         // A batch's monitors mostly share one queue, or a few: the last group is the likely one.
         var index = groups.count - 1
-        while index >= 0, groups[index].queue !== delivery.queue { index -= 1 }
+        while index >= 0, groups[index].queue !== queue { index -= 1 }
         if index < 0 {
-            groups.append(QueueGroup(queue: delivery.queue, deliveries: []))
+            groups.append(QueueGroup(queue: queue, deliveries: []))
             index = groups.count - 1
         }
-        groups[index].deliveries.append(delivery.work)
+        groups[index].deliveries.append(consume work)
     }
 
     /// Adds a delivery that runs on this thread after the turn.
-    package func append(_ delivery: MonitorCore.DeliveryWork) {
-        pending.append(delivery)
+    package func append(_ delivery: consuming MonitorCore.DeliveryWork) {
+        pending.append(consume delivery)
     }
 
     package func sendQueued() {
         guard !groups.isEmpty else { return }
-        for group in groups {
-            let deliveries = group.deliveries
-            group.queue.async { for delivery in deliveries { delivery.run() } }
+        for index in groups.indices {
+            // Moved out of the group, so the batch below holds the only reference to them.
+            var deliveries: [MonitorCore.DeliveryWork?] = []
+            swap(&deliveries, &groups[index].deliveries)
+            if deliveries.count == 1, let delivery = deliveries[0].take() {
+                groups[index].queue.async { delivery.run() }
+            } else {
+                let batch = DeliveryBatch(deliveries)
+                groups[index].queue.async { batch.run() }
+            }
         }
         groups.removeAll(keepingCapacity: true)
     }
@@ -81,8 +90,27 @@ package final class EngineThreadOutbox: TurnOutbox, @unchecked Sendable {
         repeat {
             sendQueued()
             swap(&pending, &draining)
-            for delivery in draining { delivery.run() }
+            for index in draining.indices { draining[index].take()?.run() }
             draining.removeAll(keepingCapacity: true)
         } while !groups.isEmpty || !pending.isEmpty
+    }
+}
+
+/// A batch of one callback queue's deliveries, run there in order, each moved out of its slot as
+/// it runs: a loop over the array would copy each (its monitor, path and hop counted up and down
+/// once more, ten thousand times for ten thousand monitors of one change; so would reversing it to
+/// pop them). A lone delivery needs no batch.
+///
+/// Made on the loop's thread and then touched only by the one work item that runs it, hence
+/// `@unchecked Sendable`.
+private final class DeliveryBatch: @unchecked Sendable {
+    private var deliveries: [MonitorCore.DeliveryWork?]
+
+    init(_ deliveries: [MonitorCore.DeliveryWork?]) {
+        self.deliveries = deliveries
+    }
+
+    func run() {
+        for index in deliveries.indices { deliveries[index].take()?.run() }
     }
 }

@@ -225,9 +225,21 @@ package final class MonitorCore: Sendable {
     /// current, yields it to the streams, and queues it on the channel when it differs from the
     /// last one queued. The caller sends the delivery (`Update.deliver`, or queues it in the loop thread's outbox).
     package func publish(_ enginePath: NetworkPath) -> Update {
+        let (changed, due, event) = enqueue(enginePath)
+        guard let (queue, delivery) = due else {
+            connectivityEvent(event) // outside the lock: it may call the prober
+            return Update(changed: changed)
+        }
+        return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery, then: event), changed: changed)
+    }
+
+    /// `publish`'s step under the lock. - Returns: whether the evaluation differs from the path
+    /// the monitor held, the delivery due and its queue (nil: none), and what the prober is to hear.
+    func enqueue(_ enginePath: NetworkPath)
+        -> (changed: Bool, due: (DispatchQueue, DeliveryChannel.Delivery)?, event: ConnectivityOverlay.Event) {
         var changed = false
         var event = ConnectivityOverlay.Event.nothing
-        let work = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
+        let due = state.withLock { state -> (DispatchQueue, DeliveryChannel.Delivery)? in
             let path: NetworkPath
             (path, event) = state.connectivity.compose(enginePath)
             let differs = state.current != path
@@ -235,11 +247,7 @@ package final class MonitorCore: Sendable {
             state.hasState = true
             return state.publish(path, differsFromCurrent: differs)
         }
-        guard let (queue, delivery) = work else {
-            connectivityEvent(event) // outside the lock: it may call the prober
-            return Update(changed: changed)
-        }
-        return Update(delivery: PendingDelivery(core: self, queue: queue, delivery: delivery, then: event), changed: changed)
+        return (changed, due, event)
     }
 
     /// On the schedule's queue: runs the faces there, or hands the run to the schedule's hop.

@@ -29,10 +29,15 @@ extension NetlinkEngine {
         if cores.count == 1 { return publishEvaluation(of: cores[0], reusingAnswers: reusingAnswers) }
         var unchanged: [any PathSubscriber] = []
         var sinceSent = 0
-        evaluate(cores.map { $0.target }, reusingAnswers: reusingAnswers, interning: false,
-                 unmoved: { questions.subscriptions.holds($1, for: cores[$0]) }) { position, made in
+        // Every subscriber (a turn that moved them all): their targets and what each was given
+        // are read by position, with no table looked up and no target copied.
+        let isAll = questions.subscriptions.isAll(cores)
+        evaluate(isAll ? questions.subscriptions.targets : cores.map { $0.target }, reusingAnswers: reusingAnswers,
+                 interning: false, unmoved: { position, stamp in
+                     isAll ? questions.subscriptions.holds(stamp, at: position) : questions.subscriptions.holds(stamp, for: cores[position])
+                 }) { position, made in
             let core = cores[position]
-            guard let held = hand(made, to: core) else { return }
+            guard let held = hand(made, to: core, at: isAll ? position : nil) else { return }
             if held { unchanged.append(core) }
             sinceSent += 1
             if sinceSent == Self.deliveryBatch {
@@ -59,7 +64,9 @@ extension NetlinkEngine {
     ///
     /// - Returns: whether the subscriber's path stayed as it was; nil for a name whose first
     ///   resolution has not finished (nothing was handed).
-    private func hand(_ made: Evaluated, to core: any PathSubscriber) -> Bool? {
+    ///
+    /// - Parameter position: where `core` is among the subscribers, when known.
+    private func hand(_ made: Evaluated, to core: any PathSubscriber, at position: Int? = nil) -> Bool? {
         switch made {
         case .pending:
             return nil
@@ -67,7 +74,11 @@ extension NetlinkEngine {
             report.counters.unmovedVerdicts += 1
             return true
         case .path(let path, let stamp):
-            questions.subscriptions.note(path, stamp: stamp, for: core)
+            if let position {
+                questions.subscriptions.note(path, stamp: stamp, at: position)
+            } else {
+                questions.subscriptions.note(path, stamp: stamp, for: core)
+            }
             guard core.take(path) else { return true }
             report.metrics?.record(path, of: core.target)
             return false

@@ -8,16 +8,26 @@ package struct DistinctTargets {
 
     package init(_ all: [MonitorTarget]) {
         var index: [MonitorTarget: Int] = [:]
-        index.reserveCapacity(all.count)
         slots.reserveCapacity(all.count)
+        // Monitors of one target are often made together: the previous monitor's target is
+        // compared before the table is hashed into (ten thousand monitors of one destination
+        // hash nothing).
+        var previous = -1
         for target in all {
+            if previous >= 0, targets[previous] == target {
+                slots.append(previous)
+                continue
+            }
             if let known = index[target] {
-                slots.append(known)
+                previous = known
             } else {
+                // The table is sized for all once a second target appears.
+                if targets.count == 1 { index.reserveCapacity(all.count) }
                 index[target] = targets.count
-                slots.append(targets.count)
+                previous = targets.count
                 targets.append(target)
             }
+            slots.append(previous)
         }
     }
 }

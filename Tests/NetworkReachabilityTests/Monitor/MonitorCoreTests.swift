@@ -58,12 +58,12 @@ final class MonitorCoreTests: XCTestCase {
         // When: one batch for all, then a second batch in which only two changed, each queued
         // in a loop thread's outbox and sent as the engine sends its batches
         let outbox = EngineThreadOutbox()
-        for core in cores { core.publish(Self.path([.reachable])).delivery.map { outbox.queue($0) } }
+        for core in cores { core.publish(Self.path([.reachable])).delivery.map { outbox.queue($0.work, on: $0.queue) } }
         outbox.sendQueued()
         let second = cores.enumerated().compactMap { position, core in
             core.publish(Self.path(position % 2 == 0 ? [] : [.reachable])).delivery
         }
-        for delivery in second { outbox.queue(delivery) }
+        for delivery in second { outbox.queue(delivery.work, on: delivery.queue) }
         outbox.sendQueued()
         shared.sync {}
         other.sync {}
