@@ -34,6 +34,8 @@ final class MonitorCoreHopTests: XCTestCase {
         let core = MonitorCore(target: .general(.none), initial: .unsatisfied(.noRoute))
         let queue = DispatchQueue(label: "test.hop")
         let hop = HeldHop()
+        // A run holds its delivery, which holds the hop: the runs kept are let go at the end.
+        addTeardownBlock { hop.runs.removeAll() }
         let paths = Recorder<NetworkPath>()
         core.pathHandler = { paths.append($0) }
         _ = core.reschedule { _ in .move(to: MonitorSchedule(queue: queue, hop: hop)) }

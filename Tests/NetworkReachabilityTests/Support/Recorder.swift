@@ -9,4 +9,9 @@ final class Recorder<Value: Sendable>: Sendable {
     }
 
     var values: [Value] { storage.withLock { $0 } }
+
+    /// Lets go of what was recorded (values that hold their recorder would otherwise never go).
+    func removeAll() {
+        storage.withLock { $0.removeAll() }
+    }
 }
