@@ -46,26 +46,21 @@ package struct AnswerBook {
 
     /// Takes out every answer `changes` can have moved.
     package mutating func forget(movedBy changes: RouteChanges) {
-        guard !changes.isEmpty, !answers.isEmpty else { return }
+        guard !changes.isEmpty else { return }
         if changes.isBroad { return forgetAll() }
-        // Collected first: removing while iterating would invalidate the iteration. Into a list
-        // kept between turns, so a turn allocates nothing for it.
-        moved.removeAll(keepingCapacity: true)
-        for question in answers.keys where changes.affects(question) { moved.append(question) }
-        for question in moved { answers[question] = nil }
+        forget { changes.affects($0) }
     }
 
     /// Takes out every answer of `family`: its addresses moved.
     package mutating func forget(family: IPAddress.Family) {
-        guard !answers.isEmpty else { return }
-        moved.removeAll(keepingCapacity: true)
-        for question in answers.keys where question.family == family { moved.append(question) }
-        for question in moved { answers[question] = nil }
+        forget { $0.family == family }
     }
 
     /// Takes out every answer to a question `isGone` names.
     package mutating func forget(where isGone: (RouteQuestion) -> Bool) {
         guard !answers.isEmpty else { return }
+        // Collected first: removing while iterating would invalidate the iteration. Into a list
+        // kept between turns, so a turn allocates nothing for it.
         moved.removeAll(keepingCapacity: true)
         for question in answers.keys where isGone(question) { moved.append(question) }
         for question in moved { answers[question] = nil }

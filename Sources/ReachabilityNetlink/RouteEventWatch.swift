@@ -16,7 +16,7 @@ import Glibc
 /// The engine's loop thread's alone, like the socket: runtime exclusivity checks are left out.
 package final class RouteEventWatch {
     /// Beyond this many destinations (and the probes) the filter lets every route message through:
-    /// the program grows by five instructions an IPv4 destination and seventeen an IPv6 one, and
+    /// the program grows by six instructions an IPv4 destination and twenty-one an IPv6 one, and
     /// the kernel charges it to the socket's option memory.
     package static let capacity = 64
 
