@@ -15,6 +15,8 @@ struct LinkModel {
     var generation: UInt64 = 0
     /// The last pass with its answers taken out: its available links, their order and preference.
     var template: PassTemplate?
+    /// A pass the links moved under, kept for its tables' storage: the next pass is made in it.
+    var spare: EvaluationPass?
     /// Each interface's default-route metric, asked once per generation.
     var preference: (generation: UInt64, metrics: [Int: UInt32])?
 
@@ -35,9 +37,9 @@ struct LinkModel {
     mutating func apply(from sockets: EngineSockets, afresh: Bool) -> LinkChanges {
         // Out first, and without the snapshot: it shares the snapshot's storage, which would be
         // copied as the snapshot changes.
-        var kept = template
-        template = nil
+        var kept = template.take()
         kept?.pass.releaseSnapshot()
+        defer { if let kept { spare = kept.takePass() } }
         if afresh {
             let old = snapshot
             snapshot = sockets.freshSnapshot()
@@ -58,9 +60,10 @@ struct LinkModel {
         sockets.update(&snapshot, touched: touched)
         // Addresses that came or went beside others leave the last pass's links and their order
         // as they were: it is kept, over the new snapshot.
-        if var kept, priors.allSatisfy({ $0.standsAsItWas(in: snapshot) }) {
-            kept.pass.rebase(onto: snapshot)
-            template = kept
+        if var stands = kept, priors.allSatisfy({ $0.standsAsItWas(in: snapshot) }) {
+            kept = nil
+            stands.pass.rebase(onto: snapshot)
+            template = stands
         }
         return LinkChanges(priors: priors, in: snapshot)
     }
@@ -93,5 +96,9 @@ struct LinkModel {
         func fits(generation: UInt64, nameServers: NameServerScope) -> Bool {
             self.nameServers == nameServers && (!pass.ordersInterfaces || self.generation == generation)
         }
+
+        /// The pass, moved out: a copy would count each of its tables up, and the template's end
+        /// down again, every turn.
+        consuming func takePass() -> EvaluationPass { pass }
     }
 }

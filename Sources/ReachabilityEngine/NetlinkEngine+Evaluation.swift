@@ -26,7 +26,7 @@ extension NetlinkEngine {
     func publishEvaluations(of cores: [any PathSubscriber], reusingAnswers: Bool = false) -> [any PathSubscriber] {
         guard !cores.isEmpty else { return [] }
         report.counters.reevaluations += 1
-        if cores.count == 1 { return publishEvaluation(of: cores[0], reusingAnswers: reusingAnswers) }
+        if cores.count == 1 { return publishEvaluation(ofLone: cores, reusingAnswers: reusingAnswers) }
         var unchanged: [any PathSubscriber] = []
         var sinceSent = 0
         // Every subscriber (a turn that moved them all): their targets and what each was given
@@ -50,14 +50,16 @@ extension NetlinkEngine {
     }
 
     /// `publishEvaluations` of one subscriber, the common turn: no batch.
-    private func publishEvaluation(of core: any PathSubscriber, reusingAnswers: Bool) -> [any PathSubscriber] {
+    /// - Returns: `lone` itself when its path did not change: no array is made for the answer.
+    private func publishEvaluation(ofLone lone: [any PathSubscriber], reusingAnswers: Bool) -> [any PathSubscriber] {
+        let core = lone[0]
         var made: Evaluated?
         _ = withPass(reusingAnswers: reusingAnswers) { pass, oracle in
             made = evaluateLone(core.target, in: &pass, oracle: oracle) { questions.subscriptions.holds($0, for: core) }
         }
         let held = hand(made ?? .path(.unsatisfied(.namespaceUnavailable), stamp: nil), to: core)
         LoopThread.sendQueued()
-        return held == true ? [core] : []
+        return held == true ? lone : []
     }
 
     /// Hands `core` what a pass made of its target.
@@ -207,14 +209,12 @@ extension NetlinkEngine {
         var pass: EvaluationPass
         // Taken out of the memory while in use, so the pass's tables are its own (no copy on
         // write), and put back cleared at the end.
-        let template = model.template
-        model.template = nil
-        if let template, template.fits(generation: model.generation, nameServers: nameServers) {
-            pass = template.pass
+        if let template = model.template.take(), template.fits(generation: model.generation, nameServers: nameServers) {
+            pass = template.takePass()
         } else {
             // The interfaces' preference is asked once per routing generation.
             pass = EvaluationPass(snapshot: model.snapshot, nameServers: nameServers, knownPreference: model.currentPreference,
-                                  epoch: model.nextPassEpoch())
+                                  epoch: model.nextPassEpoch(), reusing: model.spare.take())
             if pass.needsPreference {
                 let asked = pass.preferenceQuestions
                 pass.takePreference(oracle.answers(asked))
@@ -233,7 +233,7 @@ extension NetlinkEngine {
             questions.answers.record(pass.answers)
         }
         pass.clearAnswers()
-        model.template = .init(generation: model.generation, nameServers: nameServers, pass: pass)
+        model.template = .init(generation: model.generation, nameServers: nameServers, pass: consume pass)
         return true
     }
 
@@ -255,6 +255,18 @@ extension NetlinkEngine {
     /// Asks the kernel the questions among `questions` the pass has no answer to: one alone
     /// (most often, a turn moved one family's answer) without a list made for it.
     private func ask(_ questions: [RouteQuestion], in pass: inout EvaluationPass, oracle: RouteOracle) {
+        // Default routes, and a lone destination, share no round trip (`RouteOracle.answer`):
+        // asked one by one as they come, with no list of them made. A question asked twice is
+        // answered by then.
+        var destinations = 0
+        for case .destination in questions { destinations += 1 }
+        if destinations < 2 {
+            for question in questions where !pass.isAnswered(question) {
+                pass.take(oracle.answer(question), for: question)
+                report.counters.lookups += 1
+            }
+            return
+        }
         var first: RouteQuestion?
         var more: [RouteQuestion] = []
         for question in questions where !pass.isAnswered(question) && question != first && !more.contains(question) {

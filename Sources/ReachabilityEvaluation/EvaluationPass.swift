@@ -46,13 +46,22 @@ package struct EvaluationPass {
     ///   - knownPreference: the preference of an earlier pass of the same routing state,
     ///   nil when it must be asked (only when two or more links are available).
     ///   - epoch: the pass's own number (`epoch`), never one an earlier pass of the engine had.
-    package init(snapshot: KernelSnapshot, nameServers: NameServerScope, knownPreference: [Int: UInt32]?, epoch: UInt64 = 0) {
+    ///   - spare: an earlier pass, whose tables' storage this one takes (a turn that moved the
+    ///     links makes a pass afresh, and would otherwise allocate them again).
+    package init(snapshot: KernelSnapshot, nameServers: NameServerScope, knownPreference: [Int: UInt32]?, epoch: UInt64 = 0,
+                 reusing spare: consuming EvaluationPass? = nil) {
         self.snapshot = snapshot
         self.nameServers = nameServers
         self.epoch = epoch
+        var spareLinks: [LinkState] = []
+        if let spare = spare.take() {
+            answers = spare.answers
+            spareLinks = spare.links
+        }
+        answers.removeAll(keepingCapacity: true)
         // Sized once: grown from empty, a dictionary reallocates at 1, 2, 4 and 8 entries.
-        answers.reserveCapacity(8)
-        links = Evaluator.availableLinks(in: snapshot)
+        if answers.capacity < 8 { answers.reserveCapacity(8) }
+        links = Evaluator.availableLinks(in: snapshot, reusing: consume spareLinks)
         needsPreference = links.count > 1 && knownPreference == nil
         if links.count > 1, let knownPreference { preference = knownPreference }
         available = Evaluator.availableInterfaces(ordering: links, preference: preference)

@@ -212,14 +212,19 @@ package enum Evaluator {
     /// The links `availableInterfaces` may list, by index: up, with carrier, holding an address
     /// that reaches beyond the link (link-local-only links such as a container's
     /// host-side veth are left out), and not loopback (a loopback interface carries no traffic off the host).
-    package static func availableLinks(in snapshot: KernelSnapshot) -> [LinkState] {
+    ///
+    /// - Parameter storage: an array to make the list in (emptied first), so a pass made again
+    ///   over new links allocates no list.
+    package static func availableLinks(in snapshot: KernelSnapshot, reusing storage: consuming [LinkState] = []) -> [LinkState] {
         // A set of indexes pays only with many addresses; a scan of a few allocates nothing, and
         // every pass and link change calls this. Sorted in place: `sorted` would copy.
         let withAddress = snapshot.addresses.count > 64 ? snapshot.indexesWithRoutableAddress : nil
-        var links = snapshot.links.values.filter { link in
-            guard link.isUp && link.hasCarrier && !link.isLoopback else { return false }
-            if let withAddress { return withAddress.contains(link.index) }
-            return snapshot.addresses.contains { $0.interfaceIndex == link.index && $0.reachesBeyondLink }
+        var links = storage
+        links.removeAll(keepingCapacity: true)
+        for link in snapshot.links.values where link.isUp && link.hasCarrier && !link.isLoopback {
+            let available = withAddress.map { $0.contains(link.index) }
+                ?? snapshot.addresses.contains { $0.interfaceIndex == link.index && $0.reachesBeyondLink }
+            if available { links.append(link) }
         }
         links.sort { $0.index < $1.index }
         return links

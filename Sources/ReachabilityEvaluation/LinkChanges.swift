@@ -10,7 +10,7 @@ import ReachabilityModel
 /// link does to routes arrives as route events, which are scoped on their own.
 package struct LinkChanges: Sendable, Equatable {
     /// Indexes of the links that appeared, went away, or whose state or addresses differ.
-    package var changed: Set<Int> = []
+    package var changed = LinkIndexes()
     /// Whether one of them is available before or after the change.
     package var touchesAvailableLinks = false
 

@@ -18,6 +18,9 @@ package final class RouteLookupSocket {
     private let socket: OpaquePointer
     private let descriptor: Int32
     private var sequence: UInt32 = 1
+    /// The gateways of the last route answered, by family: a default route's answer names the
+    /// same router again and again, and shares this array rather than allocating one each time.
+    private var recentGateways: (ipv4: [IPAddress], ipv6: [IPAddress]) = ([], [])
     /// Where each request is built; `RouteRequest.maximumMessageLength` bytes.
     private let requestBuffer: UnsafeMutableRawBufferPointer
     /// Where a pipelined batch of requests is built, one after another.
@@ -222,7 +225,7 @@ package final class RouteLookupSocket {
     /// The answers in the first `count` bytes of the receive buffer, with their sequence numbers.
     private func forEachMessage(in count: Int, _ body: (UInt32, RouteAnswer) -> Void) {
         Self.forEachHeader(in: UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])) { type, sequence, payload in
-            if let answer = Self.answer(type: type, payload: payload) { body(sequence, answer) }
+            if let answer = answer(type: type, payload: payload) { body(sequence, answer) }
         }
     }
 
@@ -310,7 +313,7 @@ package final class RouteLookupSocket {
 
     /// The answer in one message of our sequence, or nil to keep reading (an acknowledgement,
     /// or a type that answers nothing).
-    private static func answer(type: UInt16, payload: UnsafeRawBufferPointer) -> RouteAnswer? {
+    private func answer(type: UInt16, payload: UnsafeRawBufferPointer) -> RouteAnswer? {
         switch Int32(type) {
         case NLMSG_ERROR:
             // struct nlmsgerr: the negative errno first, then the request it answers.
@@ -318,7 +321,13 @@ package final class RouteLookupSocket {
             let error = payload.loadUnaligned(as: Int32.self)
             return error == 0 ? nil : .failure(errno: 0 &- error)
         case Int32(RTM_NEWROUTE):
-            return RouteMessageParser.entry(fromPayload: payload).map { .route($0) } ?? .failure(errno: EIO)
+            let isIPv4 = payload.first.map { Int32($0) } == AF_INET
+            let recent = isIPv4 ? recentGateways.ipv4 : recentGateways.ipv6
+            guard let entry = RouteMessageParser.entry(fromPayload: payload, reusing: recent) else { return .failure(errno: EIO) }
+            if !entry.gateways.isEmpty {
+                if isIPv4 { recentGateways.ipv4 = entry.gateways } else { recentGateways.ipv6 = entry.gateways }
+            }
+            return .route(entry)
         default:
             return nil
         }

@@ -8,8 +8,8 @@ import Musl
 
 /// Reads the kernel's RTM_NEWROUTE answer to an RTM_GETROUTE request into a `RouteEntry`, as
 /// libnl 3.7's `rtnl_route_parse` (lib/route/route_obj.c) and our former copy out of its route
-/// object read it, but in place: no route or nexthop objects, no allocation besides the
-/// `gateways` array and the bytes of the addresses themselves.
+/// object read it, but in place: no route or nexthop objects, and no allocation besides the
+/// `gateways` array, which a caller can spare by handing in the one it was given last.
 ///
 /// It uses no libnl header, so `scripts/fuzz` can build it alone. What it reads:
 ///
@@ -41,12 +41,15 @@ package enum RouteMessageParser {
 
     /// Reads one RTM_NEWROUTE message.
     ///
-    /// - Parameter payload: the message after its `nlmsghdr`: `struct rtmsg`, then the attributes,
-    ///   `nlmsg_len - NLMSG_HDRLEN` bytes long.
+    /// - Parameters:
+    ///   - payload: the message after its `nlmsghdr`: `struct rtmsg`, then the attributes,
+    ///     `nlmsg_len - NLMSG_HDRLEN` bytes long.
+    ///   - recent: gateways an earlier answer gave; a route of that one gateway shares its
+    ///     array rather than allocating another.
     /// - Returns: the route, or nil when the message is malformed (too short for `struct rtmsg`,
     ///   an attribute shorter than its type allows, or an implicit next hop that contradicts the
     ///   multipath ones).
-    package static func entry(fromPayload payload: UnsafeRawBufferPointer) -> RouteEntry? {
+    package static func entry(fromPayload payload: UnsafeRawBufferPointer, reusing recent: [IPAddress] = []) -> RouteEntry? {
         guard payload.count >= headerLength else { return nil }
         let family = Int32(payload[0])
         var attributes = RouteAttributes()
@@ -77,7 +80,7 @@ package enum RouteMessageParser {
                     flags: payload[offset + 2],
                     attributes: nested
                 )
-                add(hop, to: &entry, payload: payload, family: family, isFirst: first == nil)
+                add(hop, to: &entry, payload: payload, family: family, isFirst: first == nil, reusing: recent)
                 if first == nil { first = hop }
                 offset += align(length)
             }
@@ -88,7 +91,7 @@ package enum RouteMessageParser {
             if let first {
                 guard implicit.isCompatible(with: first, in: payload) else { return nil }
             } else {
-                add(implicit, to: &entry, payload: payload, family: family, isFirst: true)
+                add(implicit, to: &entry, payload: payload, family: family, isFirst: true, reusing: recent)
             }
         }
         return entry
@@ -121,13 +124,18 @@ package enum RouteMessageParser {
     }
 
     /// Folds one next hop into the entry, in the order libnl lists them.
-    private static func add(_ hop: Nexthop, to entry: inout RouteEntry, payload: UnsafeRawBufferPointer, family: Int32, isFirst: Bool) {
+    private static func add(_ hop: Nexthop, to entry: inout RouteEntry, payload: UnsafeRawBufferPointer, family: Int32,
+                            isFirst: Bool, reusing recent: [IPAddress]) {
         // rtnl_route_nh_get_ifindex returns an int: an index of 2^31 or more reads as negative.
         let index = Int(Int32(bitPattern: hop.interfaceIndex ?? 0))
         if entry.outputInterface == nil, index > 0 { entry.outputInterface = index }
         if let gateway = hop.attributes.gateway.flatMap({ address(payload, $0, family: family) })
             ?? hop.attributes.via.flatMap({ via(payload, $0) }) {
-            entry.gateways.append(gateway)
+            if entry.gateways.isEmpty, recent.count == 1, recent[0] == gateway {
+                entry.gateways = recent
+            } else {
+                entry.gateways.append(gateway)
+            }
         }
         if isFirst, hop.flags & linkDownFlag != 0 { entry.isLinkDown = true }
     }

@@ -26,18 +26,32 @@ struct Timestamp: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends `description`'s bytes to `out`, digit by digit: a JSON record's time costs no
-    /// string and no allocation.
+    /// string and no allocation, and no call into the C library (`gmtime_r` takes the time zone's
+    /// lock and was a tenth of a record's instructions).
     func write(to out: inout some ByteSink) {
-        var clock = time_t(seconds)
-        var fields = tm()
-        gmtime_r(&clock, &fields)
-        Self.append(Int(fields.tm_year) + 1900, digits: 4, then: "-", to: &out)
-        Self.append(Int(fields.tm_mon) + 1, digits: 2, then: "-", to: &out)
-        Self.append(Int(fields.tm_mday), digits: 2, then: "T", to: &out)
-        Self.append(Int(fields.tm_hour), digits: 2, then: ":", to: &out)
-        Self.append(Int(fields.tm_min), digits: 2, then: ":", to: &out)
-        Self.append(Int(fields.tm_sec), digits: 2, then: ".", to: &out)
+        let secondOfDay = (seconds % 86_400 + 86_400) % 86_400
+        let date = Self.civilDate(daysSinceEpoch: (seconds - secondOfDay) / 86_400)
+        Self.append(date.year, digits: 4, then: "-", to: &out)
+        Self.append(date.month, digits: 2, then: "-", to: &out)
+        Self.append(date.day, digits: 2, then: "T", to: &out)
+        Self.append(secondOfDay / 3600, digits: 2, then: ":", to: &out)
+        Self.append(secondOfDay / 60 % 60, digits: 2, then: ":", to: &out)
+        Self.append(secondOfDay % 60, digits: 2, then: ".", to: &out)
         Self.append(microseconds, digits: 6, then: "Z", to: &out)
+    }
+
+    /// The Gregorian date of a day counted from 1970-01-01 (negative before it). The calendar
+    /// repeats every 400 years (146,097 days); counted from a March 1st, each year's leap day is
+    /// its last, so a day's year and month follow from divisions alone.
+    static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let sinceMarch0000 = days + 719_468
+        let era = (sinceMarch0000 >= 0 ? sinceMarch0000 : sinceMarch0000 - 146_096) / 146_097
+        let dayOfEra = sinceMarch0000 - era * 146_097  // 0 ... 146_096
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365  // 0 ... 399
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // 0 ... 365, from March 1st
+        let monthFromMarch = (5 * dayOfYear + 2) / 153  // 0 ... 11
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
     }
 
     /// The last `digits` decimal digits of `number` (not negative), leading zeros kept, then

@@ -22,6 +22,10 @@ final class CommandTests: CommandTestCase {
         let time = try XCTUnwrap(record["time"] as? String)
         XCTAssertNotNil(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$"#, options: .regularExpression),
                         "RFC 3339 UTC with microseconds: \(time)")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let printedAt = try XCTUnwrap(parser.date(from: time), "a date ISO 8601 reads: \(time)")
+        XCTAssertLessThan(abs(printedAt.timeIntervalSinceNow), 120, "the record's time is the clock's: \(time)")
         XCTAssertEqual(record["target"] as? String, "8.8.8.8")
         XCTAssertEqual(record["flags"] as? [String], ["reachable"])
         XCTAssertEqual(record["flagsRaw"] as? Int, 2)

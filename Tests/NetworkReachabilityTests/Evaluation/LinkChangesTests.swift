@@ -126,4 +126,25 @@ final class LinkChangesTests: XCTestCase {
         let after = Self.withVeth(addresses: many.dropLast() + ["2001:db8::ffff"])
         XCTAssertEqual(LinkChanges(from: before, to: after).changed, [8])
     }
+
+    /// The changed links are a set, however many there are (two inline, the rest apart).
+    func testChangedLinks_areASet_beyondTwo() {
+        var changed = LinkIndexes()
+        XCTAssertTrue(changed.isEmpty)
+        for index in [8, 2, 8, 5, 2, 11, 5] { changed.insert(index) }
+        XCTAssertEqual(changed.count, 4)
+        XCTAssertEqual(changed, [11, 5, 2, 8], "equal whatever the order")
+        XCTAssertNotEqual(changed, [2, 5, 8])
+        XCTAssertNotEqual(changed, [2, 5, 8, 12])
+        for index in [2, 5, 8, 11] { XCTAssertTrue(changed.contains(index)) }
+        XCTAssertFalse(changed.contains(3))
+        XCTAssertTrue(changed.contains { $0 > 10 })
+        XCTAssertEqual(changed.description, "[2, 5, 8, 11]")
+
+        var merged: LinkIndexes = [3]
+        merged.formUnion(changed)
+        XCTAssertEqual(merged, [2, 3, 5, 8, 11])
+        merged.formUnion([])
+        XCTAssertEqual(merged.count, 5)
+    }
 }
