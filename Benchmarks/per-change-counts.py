@@ -5,13 +5,20 @@ switches and peak RSS of an observer, in a throwaway namespace.
 usage (root): per-change-counts.py KIND N -- CMD...   KIND: link|route|addr|quiet|none; N flaps (2N changes)
 quiet: a route to 198.51.100.0/24 added and deleted, which moves no answer of `*` or of an address
 outside that prefix (a turn that should print nothing).
-Needs malloccount.so beside this script: gcc -O2 -shared -fPIC -o malloccount.so malloccount.c
+Needs malloccount.so beside this script, built from malloccount.c on first use (gcc -O2 -shared
+-fPIC -o malloccount.so malloccount.c -ldl): without it the observer would die at start.
 The namespace (nrx-13-PID) has the shared harness's layout; it is deleted on every exit path.
 Counts, unlike times, do not move with the machine's load (BENCHMARKS.md, issue 13)."""
 import os, subprocess, sys, time, signal, glob
 from flaps import LAYOUT, flap
 kind, n = sys.argv[1], int(sys.argv[2])
 cmd = sys.argv[sys.argv.index('--') + 1:]
+here = os.path.dirname(os.path.abspath(__file__))
+if not os.path.exists(os.path.join(here, "malloccount.so")):
+    built = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", os.path.join(here, "malloccount.so"),
+                            os.path.join(here, "malloccount.c"), "-ldl"], stderr=subprocess.PIPE, text=True)
+    if built.returncode != 0:
+        sys.exit(f"per-change-counts: could not build malloccount.so beside the script (gcc: {built.stderr.strip()[:200]})")
 ns = f"nrx-13-{os.getpid()}"
 def ip(*a, check=True):
     subprocess.run(["ip", "-n", ns, *a], check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -36,7 +43,7 @@ proc = None
 try:
     for a in LAYOUT:
         ip(*a)
-    env = dict(os.environ, LD_PRELOAD=os.path.join(os.path.dirname(os.path.abspath(__file__)), "malloccount.so"), MALLOCCOUNT_OUT=out)
+    env = dict(os.environ, LD_PRELOAD=os.path.join(here, "malloccount.so"), MALLOCCOUNT_OUT=out)
     log = open(out + ".stdout", "w")
     proc = subprocess.Popen(["ip", "netns", "exec", ns, *cmd], env=env, stdout=log, stderr=subprocess.STDOUT)
     time.sleep(1.5)
