@@ -77,6 +77,26 @@ final class RouteMessageParserTests: XCTestCase {
         XCTAssertEqual(entry?.isLinkDown, false)
     }
 
+    /// Gateways handed in from an earlier answer never change what is read: the answer's own.
+    func testRecentGateways_neverStandForTheAnswersOwn() {
+        var single = Builder()
+        single.add(Kind.gateway, address: "192.0.2.1")
+        single.add(Kind.outputInterface, u32: 3)
+        XCTAssertEqual(single.parsed(reusing: [ip("192.0.2.1")])?.gateways, [ip("192.0.2.1")])
+        XCTAssertEqual(single.parsed(reusing: [ip("192.0.2.9")])?.gateways, [ip("192.0.2.1")])
+        XCTAssertEqual(single.parsed(reusing: [ip("192.0.2.1"), ip("192.0.2.2")])?.gateways, [ip("192.0.2.1")])
+
+        var direct = Builder()
+        direct.add(Kind.outputInterface, u32: 3)
+        XCTAssertEqual(direct.parsed(reusing: [ip("192.0.2.1")])?.gateways, [], "no gateway is no gateway")
+
+        var multipath = Builder()
+        multipath.add(Kind.multipath,
+            Builder.nexthop(interface: 5, Builder.attribute(Kind.gateway, ip("10.0.0.1").bytes))
+            + Builder.nexthop(interface: 6, Builder.attribute(Kind.gateway, ip("10.0.1.1").bytes)))
+        XCTAssertEqual(multipath.parsed(reusing: [ip("10.0.0.1")])?.gateways, [ip("10.0.0.1"), ip("10.0.1.1")])
+    }
+
     func testVia_givesAnIPv6GatewayToAnIPv4Route_singleAndMultipath() {
         var single = Builder()
         single.add(Kind.outputInterface, u32: 4)

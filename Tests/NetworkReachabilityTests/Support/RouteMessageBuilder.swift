@@ -59,10 +59,10 @@ struct RouteMessageBuilder {
             + Self.u32(sequence) + Self.u32(0) + body
     }
 
-    /// Parses `payload` with `RouteMessageParser`.
-    static func parse(_ payload: [UInt8]) -> RouteEntry? {
-        payload.withUnsafeBytes { RouteMessageParser.entry(fromPayload: $0) }
+    /// Parses `payload` with `RouteMessageParser`, handing it `recent` gateways to share.
+    static func parse(_ payload: [UInt8], reusing recent: [IPAddress] = []) -> RouteEntry? {
+        payload.withUnsafeBytes { RouteMessageParser.entry(fromPayload: $0, reusing: recent) }
     }
 
-    func parsed() -> RouteEntry? { Self.parse(payload) }
+    func parsed(reusing recent: [IPAddress] = []) -> RouteEntry? { Self.parse(payload, reusing: recent) }
 }
