@@ -36,7 +36,8 @@ def total(flaps):
     """Instructions of one run of the observer under callgrind, through `flaps` flaps."""
     out = f"/tmp/nrx-ipc-{os.getpid()}-{flaps}.callgrind"
     log = open(out + ".stdout", "w")
-    dump = ["--dump-instr=yes"] if footprint else []
+    # Names as the linker knows them (C++ ones too), for hot-functions.py.
+    dump = ["--dump-instr=yes", "--demangle=no"] if footprint else []
     proc = subprocess.Popen(["ip", "netns", "exec", ns, "valgrind", "--tool=callgrind", *dump, f"--callgrind-out-file={out}", *cmd],
                             stdout=log, stderr=subprocess.DEVNULL)
     try:
