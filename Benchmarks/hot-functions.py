@@ -4,8 +4,8 @@ the functions a change runs through, so that the linker puts them side by side.
 
 usage (root): hot-functions.py [OUT] -- CMD...     e.g. hot-functions.py -- .build/static-swift-stdlib/release/reachability watch --json
 A change that comes after a pause finds its code out of the caches. Spread over the binary as
-the compiler emits it (module by module, file by file), a route change's 1,300 lines of code sat
-on 130 pages among code that never runs; side by side they sit on some 30, which the processor
+the compiler emits it (module by module, file by file), a route change's 1,400 lines of code sat
+on 160 pages among code that never runs; side by side they sit on under 50, which the processor
 fetches ahead and maps with fewer misses (BENCHMARKS.md, "Code laid out by what a change runs").
 The functions come from callgrind (`FOOTPRINT` of instructions-per-change.py) over route, link and
 address flaps, in that order, each kind's by the lines it touches, most first; a function is
