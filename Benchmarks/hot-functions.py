@@ -2,7 +2,7 @@
 """Writes the linker's symbol order for the command's release build (scripts/hot-functions.txt):
 the functions a change runs through, so that the linker puts them side by side.
 
-usage (root): hot-functions.py [OUT] -- CMD...     e.g. hot-functions.py -- .build/static-swift-stdlib/release/reachability watch --json
+usage (root): hot-functions.py [OUT] -- CMD...     e.g. hot-functions.py -- .build/command-static/release/reachability watch --json
 A change that comes after a pause finds its code out of the caches. Spread over the binary as
 the compiler emits it (module by module, file by file), a route change's 1,400 lines of code sat
 on 160 pages among code that never runs; side by side they sit on under 50, which the processor
